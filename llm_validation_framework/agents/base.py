@@ -1,0 +1,178 @@
+"""An agent runs weighted checks on one case and passes or fails it against a threshold.
+
+One async core (:meth:`Agent.aevaluate`); :meth:`Agent.evaluate` wraps it and refuses, with a
+clear error, to run inside an event loop that is already running.
+
+Unscored checks (the judge failed) are never counted as 0. ``on_unscored`` decides:
+
+* ``"unscored"`` (default): the whole result is ``UNSCORED`` with score None;
+* ``"renormalize"``: the scored checks' weights are renormalised and the result says so.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import math
+import time
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar, Literal
+
+from ..errors import ConfigError, InputError
+from ..inputs import Sample, parse_sample
+from ..judges.base import Judge
+from ..progress import ProgressCallback, ProgressEvent, emit
+from ..results import CheckResult, EvaluationResult
+from ..usage import Usage
+from ..checks.base import Check
+
+__all__ = ["Agent", "validate_threshold"]
+
+UnscoredPolicy = Literal["unscored", "renormalize"]
+
+
+def validate_threshold(threshold: Any, *, field: str = "threshold") -> float:
+    if isinstance(threshold, bool) or not isinstance(threshold, (int, float)):
+        raise ConfigError(f"{field} must be a number in [0, 1], got {type(threshold).__name__}: {threshold!r}")
+    value = float(threshold)
+    if math.isnan(value) or not 0.0 <= value <= 1.0:
+        raise ConfigError(f"{field} must be in [0, 1], got {threshold!r}")
+    return value
+
+
+class Agent:
+    """Base of every agent. Subclasses define :meth:`plan`: which checks, with which weights."""
+
+    name: ClassVar[str] = "agent"
+    #: whether this agent's checks read passages (so a RAGProvider is queried)
+    uses_passages: ClassVar[bool] = False
+
+    def __init__(
+        self,
+        config_path: str | None = None,
+        provider: str | None = None,
+        model: str | None = None,
+        rag: Any = None,
+        threshold: float = 0.5,
+        *,
+        judge: Judge | None = None,
+        api_base: str | None = None,
+        on_unscored: UnscoredPolicy = "unscored",
+        repeats: int = 1,
+    ) -> None:
+        self.threshold = validate_threshold(threshold)
+        if on_unscored not in ("unscored", "renormalize"):
+            raise ConfigError(f"on_unscored must be 'unscored' or 'renormalize', got {on_unscored!r}")
+        if isinstance(repeats, bool) or not isinstance(repeats, int) or repeats < 1 or repeats % 2 == 0:
+            raise ConfigError(f"repeats must be an odd positive integer (1, 3, 5 …), got {repeats!r}")
+        if rag is not None and not hasattr(rag, "aretrieve"):
+            raise ConfigError(
+                f"rag must be a RAGProvider (wrap your LangChain retriever: RAGProvider(retriever)), "
+                f"got {type(rag).__name__}")
+        self.rag = rag
+        self.on_unscored = on_unscored
+        self.repeats = repeats
+        if judge is None:
+            from ..judges import make_judge
+
+            judge = make_judge(provider=provider, model=model, api_base=api_base, config_path=config_path)
+        elif not isinstance(judge, Judge):
+            raise ConfigError(f"judge must be a Judge (e.g. ScriptedJudge, LiteLLMJudge), got {type(judge).__name__}")
+        self.judge = judge
+
+    # -- configuration -------------------------------------------------------------------
+    def update_threshold(self, threshold: float) -> None:
+        """Set a new pass threshold in [0, 1]; on a bad value the old threshold is kept."""
+        self.threshold = validate_threshold(threshold)
+
+    def plan(self, sample: Sample) -> Sequence[tuple[Check, float]]:
+        """The checks to run on ``sample`` with their weights (weights need not sum to 1)."""
+        raise NotImplementedError
+
+    # -- evaluation ----------------------------------------------------------------------
+    def evaluate(self, data: Mapping[str, Any] | Sample, on_progress: ProgressCallback | None = None) -> EvaluationResult:
+        """Evaluate one case synchronously (wraps :meth:`aevaluate`)."""
+        try:
+            asyncio.get_running_loop()
+        except RuntimeError:
+            return asyncio.run(self.aevaluate(data, on_progress=on_progress))
+        raise RuntimeError(
+            f"{type(self).__name__}.evaluate() was called inside a running event loop (Jupyter, an async web "
+            f"app, pytest-asyncio): use `await agent.aevaluate(data)` there instead")
+
+    async def aevaluate(self, data: Mapping[str, Any] | Sample,
+                        on_progress: ProgressCallback | None = None) -> EvaluationResult:
+        started = time.perf_counter()
+        sample = parse_sample(data)
+        sample = await self._ground(sample, on_progress)
+        plan = list(self.plan(sample))
+        if not plan:
+            raise InputError(f"{self.name}: nothing to check for this case", field="data")
+        for check, _ in plan:
+            check.validate(sample)
+        total = len(plan)
+
+        async def run(index: int, check: Check) -> CheckResult:
+            emit(on_progress, ProgressEvent(self.name, "check_started", check.name, index=index, total=total))
+            result = await self._run_check(check, sample)
+            emit(on_progress, ProgressEvent(self.name, "check_finished", check.name, score=result.score,
+                                            index=index, total=total))
+            return result
+
+        results = await asyncio.gather(*(run(i + 1, check) for i, (check, _) in enumerate(plan)))
+        for result, (_, weight) in zip(results, plan):
+            result.weight = weight
+        return self._combine(list(results), [check for check, _ in plan], time.perf_counter() - started)
+
+    async def _run_check(self, check: Check, sample: Sample) -> CheckResult:
+        if self.repeats == 1:
+            return await check.run(sample, self.judge)
+        from ..stability import run_repeated
+
+        return await run_repeated(check, sample, self.judge, self.repeats, self.threshold)
+
+    async def _ground(self, sample: Sample, on_progress: ProgressCallback | None) -> Sample:
+        if self.rag is None or not self.uses_passages or sample.passages_given:
+            return sample
+        query = sample.question
+        if not query and sample.conversation:
+            users = [t.content for t in sample.conversation if t.role == "user"]
+            query = users[-1] if users else None
+        if not query:
+            raise InputError("data['question'] is required to retrieve passages with the RAGProvider", field="question")
+        emit(on_progress, ProgressEvent(self.name, "retrieval_started"))
+        passages = await self.rag.aretrieve(query)
+        emit(on_progress, ProgressEvent(self.name, "retrieval_finished", message=f"{len(passages)} passages"))
+        return sample.with_passages(passages)
+
+    def _combine(self, results: list[CheckResult], checks: list[Check], duration: float) -> EvaluationResult:
+        usage = Usage.sum(r.usage for r in results)
+        applicable = [r for r in results if r.applicable]
+        scored = [r for r in applicable if r.scored]
+        unscored = [r for r in applicable if not r.scored]
+        reason = " | ".join(_reason_part(r, c.display) for r, c in zip(results, checks))
+        notes: list[str] = []
+        if not applicable:
+            return EvaluationResult(self.name, "UNSCORED", None, self.threshold, reason or "no applicable check",
+                                    results, usage, duration, self.judge.name, ["no applicable check"])
+        if unscored and (self.on_unscored == "unscored" or not scored):
+            names = ", ".join(r.name for r in unscored)
+            notes.append(f"unscored checks: {names}")
+            return EvaluationResult(self.name, "UNSCORED", None, self.threshold, reason, results, usage, duration,
+                                    self.judge.name, notes)
+        if unscored:
+            notes.append("weights renormalised over scored checks; unscored: " + ", ".join(r.name for r in unscored))
+        weight_total = sum(r.weight or 0.0 for r in scored)
+        if weight_total <= 0:
+            score = sum(r.score for r in scored) / len(scored)
+        else:
+            score = sum((r.weight or 0.0) * r.score for r in scored) / weight_total
+        score = min(1.0, max(0.0, score))
+        status = "PASS" if score >= self.threshold else "FAIL"
+        return EvaluationResult(self.name, status, score, self.threshold, reason, results, usage, duration,
+                                self.judge.name, notes)
+
+
+def _reason_part(result: CheckResult, label: str) -> str:
+    if result.score is None:
+        return f"{label} (unscored): {result.reason}"
+    return f"{label} ({result.score:.2f}): {result.reason}"

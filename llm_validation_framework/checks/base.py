@@ -1,0 +1,54 @@
+"""A check is one small contract: configuration in ``__init__``, ``async run(sample, judge)``.
+
+Checks hold no per-sample state, so one instance can score many samples at once. A check
+never knows which judge runs it: it builds :class:`VerdictRequest` objects and reads
+:class:`Verdict` objects. A :class:`JudgeError` becomes an unscored :class:`CheckResult`;
+any other exception is a bug or bad input and propagates.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from typing import ClassVar
+
+from ..errors import JudgeError
+from ..inputs import Sample
+from ..judges.base import Judge, Verdict, VerdictRequest
+from ..results import CheckResult
+
+__all__ = ["Check", "ask_once", "verdict_result"]
+
+
+class Check(ABC):
+    #: short identifier used in results, weights and progress events
+    name: ClassVar[str] = "check"
+    #: label in the combined reason, e.g. "Relevancy (0.85): …"
+    display: ClassVar[str] = "Check"
+    #: fields of the sample this check needs (see Sample.require)
+    requires: ClassVar[tuple[str, ...]] = ()
+
+    @abstractmethod
+    async def run(self, sample: Sample, judge: Judge) -> CheckResult:
+        """Score one sample."""
+
+    def validate(self, sample: Sample) -> None:
+        sample.require(*self.requires, check=self.name)
+
+
+def verdict_result(name: str, verdict: Verdict, request: VerdictRequest, **details) -> CheckResult:
+    """A CheckResult from a single verdict."""
+    if verdict.probabilities:
+        details.setdefault("probabilities", dict(verdict.probabilities))
+    details.setdefault("label", verdict.label)
+    return CheckResult(name=name, score=verdict.score, reason=verdict.reason or f"verdict: {verdict.label}",
+                       method=verdict.method, usage=verdict.usage, raw_replies=[verdict.raw] if verdict.raw else [],
+                       prompt_hash=request.prompt_hash, notes=list(verdict.notes), details=details)
+
+
+async def ask_once(name: str, judge: Judge, request: VerdictRequest, **details) -> CheckResult:
+    """Ask one request; a judge failure becomes an unscored result with the evidence kept."""
+    try:
+        verdict = await judge.verdict(request)
+    except JudgeError as exc:
+        return CheckResult.unscored(name, exc, prompt_hash=request.prompt_hash)
+    return verdict_result(name, verdict, request, **details)

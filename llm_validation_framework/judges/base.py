@@ -1,0 +1,125 @@
+"""The one contract between checks and models.
+
+A check never talks to a model. It builds a :class:`VerdictRequest` — instructions, a
+delimited prompt, and the small set of labels the judge may answer with, each mapped to a
+score — and any :class:`Judge` turns it into a :class:`Verdict`:
+
+* ``LiteLLMJudge`` asks for a JSON object ``{"reason": …, "verdict": <label>}`` validated by a
+  tiny pydantic schema (re-asked once with the parse error), and reads the label's token
+  probabilities when the provider returns logprobs;
+* ``LocalJudge`` reads the probabilities of the labels' first tokens in-process;
+* ``ScriptedJudge`` replies from a script, for tests.
+
+``Verdict.score`` is the probability-weighted expectation of the option values when
+probabilities are known (``method="logprobs"``), else the chosen option's value
+(``method="parsed"``). A judge that cannot produce a verdict raises a
+:class:`~llm_validation_framework.errors.JudgeError`; the check reports itself unscored.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from abc import ABC, abstractmethod
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from ..usage import Usage
+
+__all__ = ["Judge", "Verdict", "VerdictRequest", "expected_score"]
+
+VerdictMethod = Literal["logprobs", "parsed"]
+
+
+@dataclass(frozen=True)
+class VerdictRequest:
+    """One question to a judge.
+
+    ``options`` maps each allowed label (as the judge must write it, e.g. ``"yes"``,
+    ``"0"``) to the score it stands for in [0, 1]. ``extra_fields`` names additional
+    string-list fields a JSON judge should fill (e.g. ``{"unsupported": "statements of the
+    answer the passages do not support"}``); judges that only read probabilities leave them
+    empty. ``prefer_reason`` asks for a short reason (written before the verdict).
+    """
+
+    check: str
+    instructions: str
+    prompt: str
+    options: Mapping[str, float]
+    prefer_reason: bool = True
+    extra_fields: Mapping[str, str] = field(default_factory=dict)
+    max_tokens: int = 400
+
+    def __post_init__(self) -> None:
+        if len(self.options) < 2:
+            raise ValueError("a VerdictRequest needs at least two options")
+        for label, value in self.options.items():
+            if not label or label != label.strip():
+                raise ValueError(f"option label {label!r} must be a non-empty stripped string")
+            if not 0.0 <= float(value) <= 1.0:
+                raise ValueError(f"option {label!r} maps to {value}, outside [0, 1]")
+
+    @property
+    def labels(self) -> tuple[str, ...]:
+        return tuple(self.options)
+
+    @property
+    def prompt_hash(self) -> str:
+        """Short hash of the instructions' template-free text and options: identifies the prompt version."""
+        digest = hashlib.sha256()
+        digest.update(self.instructions.encode())
+        digest.update(repr(sorted(self.options.items())).encode())
+        return digest.hexdigest()[:12]
+
+    def cache_key(self, model: str, **params: Any) -> str:
+        """Key for a response cache: model, full prompt and parameters."""
+        digest = hashlib.sha256()
+        for part in (model, self.instructions, self.prompt, repr(sorted(self.options.items())),
+                     repr(self.prefer_reason), repr(sorted(self.extra_fields.items())),
+                     repr(sorted(params.items()))):
+            digest.update(part.encode())
+            digest.update(b"\x00")
+        return digest.hexdigest()
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """A judge's answer to one :class:`VerdictRequest`."""
+
+    label: str
+    score: float
+    method: VerdictMethod
+    probabilities: Mapping[str, float] | None = None
+    reason: str | None = None
+    fields: Mapping[str, Any] = field(default_factory=dict)
+    raw: str = ""
+    usage: Usage = field(default_factory=Usage)
+    model: str = ""
+    attempts: int = 1
+    notes: tuple[str, ...] = ()
+
+
+def expected_score(options: Mapping[str, float], probabilities: Mapping[str, float]) -> float:
+    """Probability-weighted mean of the option values (probabilities renormalised over options)."""
+    total = sum(probabilities.get(label, 0.0) for label in options)
+    if total <= 0:
+        raise ValueError("no probability mass on any option")
+    return sum(options[label] * probabilities.get(label, 0.0) for label in options) / total
+
+
+class Judge(ABC):
+    """Anything that turns a :class:`VerdictRequest` into a :class:`Verdict`."""
+
+    #: model identifier written into results (e.g. ``anthropic/claude-haiku-4-5-20251001``)
+    name: str = "judge"
+
+    @abstractmethod
+    async def verdict(self, request: VerdictRequest) -> Verdict:
+        """Answer one request or raise :class:`~llm_validation_framework.errors.JudgeError`."""
+
+    def describe(self) -> dict[str, Any]:
+        """Settings worth recording in a results header (never secrets)."""
+        return {"judge": type(self).__name__, "model": self.name}
+
+    async def aclose(self) -> None:  # pragma: no cover - default no-op
+        """Release resources (HTTP clients, models)."""

@@ -1,0 +1,47 @@
+"""Prompt helpers: templates that fail on a missing variable, and delimiters untrusted text cannot forge.
+
+The answer under test is adversarial input. Every untrusted text is wrapped in
+``<name> … </name>`` tags, and any tag-like ``<name>``/``</name>`` (of any of our tag names)
+inside the text is neutralised, so an answer cannot close its own block and speak as the
+instructions.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from string import Template
+
+__all__ = ["TAGS", "delimit", "neutralize", "render", "short_hash"]
+
+#: every tag name our prompts use around untrusted text
+TAGS = ("question", "answer", "reference", "passage", "passages", "context", "claim", "citation",
+        "statement", "response", "query", "conversation")
+
+_TAG_RE = re.compile(r"<\s*/?\s*(" + "|".join(TAGS) + r")\b[^>]*>", re.IGNORECASE)
+
+
+def neutralize(text: str) -> str:
+    """Replace tag-like sequences of our delimiters inside ``text`` by a harmless look-alike."""
+    return _TAG_RE.sub(lambda m: m.group(0).replace("<", "‹").replace(">", "›"), text)
+
+
+def delimit(tag: str, text: str, **attrs: str | int) -> str:
+    """``<tag attr="…">\\ntext\\n</tag>`` with ``text`` neutralised."""
+    if tag not in TAGS:
+        raise ValueError(f"unknown tag {tag!r}; add it to prompting.TAGS")
+    attr_text = "".join(f' {key}="{value}"' for key, value in attrs.items())
+    return f"<{tag}{attr_text}>\n{neutralize(text)}\n</{tag}>"
+
+
+def render(template: str, **values: str) -> str:
+    """``string.Template`` substitution that raises ``KeyError`` on a missing variable."""
+    return Template(template).substitute(**values)
+
+
+def short_hash(*texts: str) -> str:
+    digest = hashlib.sha256()
+    for text in texts:
+        digest.update(text.encode())
+        digest.update(b"\x00")
+    return digest.hexdigest()[:12]
