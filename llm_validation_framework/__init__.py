@@ -1,0 +1,80 @@
+"""llm_validation_framework: check LLM answers with LLM-as-a-judge agents before users see them.
+
+    from llm_validation_framework import AccuracyAgent
+    result = AccuracyAgent(provider="local").evaluate({"question": "...", "answer": "..."})
+    result["status"], result["score"], result["reason"]
+
+Public names are imported on first use, so ``import llm_validation_framework`` stays light:
+litellm, chromadb, langchain and the local model load only when something needs them.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+__version__ = "0.1.0"
+
+# public name -> module that defines it
+_EXPORTS: dict[str, str] = {
+    "AccuracyAgent": "agents.accuracy",
+    "Agent": "agents.base",
+    "CheckResult": "results",
+    "ConfigError": "errors",
+    "EvaluationResult": "results",
+    "InputError": "errors",
+    "Judge": "judges.base",
+    "JudgeCallError": "errors",
+    "JudgeError": "errors",
+    "JudgeTimeoutError": "errors",
+    "LVFError": "errors",
+    "LiteLLMJudge": "judges.litellm",
+    "LocalJudge": "judges.local",
+    "LocalModelError": "errors",
+    "MissingAPIKeyError": "errors",
+    "Passage": "inputs",
+    "ProgressEvent": "progress",
+    "RAGProvider": "retrieval",
+    "RelevancyAgent": "agents.relevancy",
+    "RetrievalError": "errors",
+    "ScriptExhaustedError": "errors",
+    "ScriptedJudge": "judges.scripted",
+    "Settings": "config",
+    "Usage": "usage",
+    "Verdict": "judges.base",
+    "VerdictParseError": "errors",
+    "VerdictRequest": "judges.base",
+}
+
+__all__ = sorted([*_EXPORTS, "__version__"])
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'llm_validation_framework' has no attribute {name!r}")
+    value = getattr(importlib.import_module(f".{module}", __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return __all__
+
+
+if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
+    from .agents.accuracy import AccuracyAgent
+    from .agents.base import Agent
+    from .agents.relevancy import RelevancyAgent
+    from .config import Settings
+    from .errors import (ConfigError, InputError, JudgeCallError, JudgeError, JudgeTimeoutError, LocalModelError,
+                         LVFError, MissingAPIKeyError, RetrievalError, ScriptExhaustedError, VerdictParseError)
+    from .inputs import Passage
+    from .judges.base import Judge, Verdict, VerdictRequest
+    from .judges.litellm import LiteLLMJudge
+    from .judges.local import LocalJudge
+    from .judges.scripted import ScriptedJudge
+    from .progress import ProgressEvent
+    from .results import CheckResult, EvaluationResult
+    from .retrieval import RAGProvider
+    from .usage import Usage

@@ -1,0 +1,1 @@
+"""Agents: weighted combinations of checks with a pass threshold."""

@@ -1,0 +1,47 @@
+"""AccuracyAgent: is the answer correct? ``0.4 × relevancy + 0.6 × factual``, PASS at ≥ threshold.
+
+Without passages the factual judge uses its own knowledge (lenient on brief correct answers);
+with a RAGProvider (or the case's contexts) the retrieved passages are the source of truth.
+The relevancy part is the agent's internal :class:`RelevancyAgent`, which
+:meth:`update_threshold` keeps in step.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ..checks.base import Check
+from ..checks.factual import FactualCheck
+from ..inputs import Sample
+from .base import Agent
+from .relevancy import RelevancyAgent
+
+__all__ = ["AccuracyAgent"]
+
+RELEVANCY_WEIGHT = 0.4
+FACTUAL_WEIGHT = 0.6
+
+
+class AccuracyAgent(Agent):
+    """``AccuracyAgent(config_path=None, provider="anthropic", model="claude-haiku-4-5-20251001",
+    rag=None, threshold=0.5, *, judge=None, api_base=None)``."""
+
+    name = "accuracy"
+    uses_passages = True
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.relevancy_agent = RelevancyAgent(judge=self.judge, threshold=self.threshold,
+                                              on_unscored=self.on_unscored)
+        self.factual = FactualCheck()
+
+    def update_threshold(self, threshold: float) -> None:
+        super().update_threshold(threshold)
+        self.relevancy_agent.update_threshold(threshold)
+
+    def plan(self, sample: Sample) -> Sequence[tuple[Check, float]]:
+        relevancy = [(check, RELEVANCY_WEIGHT * weight) for check, weight in self.relevancy_agent.plan(sample)]
+        return [*relevancy, (self._factual_check(sample), FACTUAL_WEIGHT)]
+
+    def _factual_check(self, sample: Sample) -> Check:
+        return self.factual

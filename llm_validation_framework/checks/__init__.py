@@ -1,0 +1,1 @@
+"""Checks: one sub-check per module (prompt constant + verdict options + scoring)."""
