@@ -16,7 +16,7 @@ from ..inputs import Sample
 from ..judges.base import Judge, Verdict, VerdictRequest
 from ..results import CheckResult
 
-__all__ = ["Check", "ask_once", "verdict_result"]
+__all__ = ["Check", "ask_once", "label_reason", "verdict_result"]
 
 
 class Check(ABC):
@@ -40,9 +40,16 @@ def verdict_result(name: str, verdict: Verdict, request: VerdictRequest, **detai
     if verdict.probabilities:
         details.setdefault("probabilities", dict(verdict.probabilities))
     details.setdefault("label", verdict.label)
-    return CheckResult(name=name, score=verdict.score, reason=verdict.reason or f"verdict: {verdict.label}",
+    return CheckResult(name=name, score=verdict.score, reason=verdict.reason or label_reason(verdict),
                        method=verdict.method, usage=verdict.usage, raw_replies=[verdict.raw] if verdict.raw else [],
                        prompt_hash=request.prompt_hash, notes=list(verdict.notes), details=details)
+
+
+def label_reason(verdict: Verdict) -> str:
+    """A one-line reason when the judge gave none: the label and, if known, its probability."""
+    if verdict.probabilities and verdict.label in verdict.probabilities:
+        return f"judged {verdict.label} (p={verdict.probabilities[verdict.label]:.2f})"
+    return f"judged {verdict.label}"
 
 
 async def ask_once(name: str, judge: Judge, request: VerdictRequest, **details) -> CheckResult:
