@@ -2,6 +2,8 @@
 
 Without passages the factual judge uses its own knowledge (lenient on brief correct answers);
 with a RAGProvider (or the case's contexts) the retrieved passages are the source of truth.
+With a reference answer (``data["reference"]`` / ``data["references"]``) the factual part is the
+``answer_accuracy`` check against it instead (see checks/answer_accuracy.py).
 The relevancy part is the agent's internal :class:`RelevancyAgent`, which
 :meth:`update_threshold` keeps in step.
 """
@@ -10,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from ..checks.answer_accuracy import AnswerAccuracyCheck
 from ..checks.base import Check
 from ..checks.factual import FactualCheck
 from ..inputs import Sample
@@ -34,6 +37,7 @@ class AccuracyAgent(Agent):
         self.relevancy_agent = RelevancyAgent(judge=self.judge, threshold=self.threshold,
                                               on_unscored=self.on_unscored)
         self.factual = FactualCheck()
+        self.answer_accuracy = AnswerAccuracyCheck()
 
     def update_threshold(self, threshold: float) -> None:
         super().update_threshold(threshold)
@@ -44,4 +48,8 @@ class AccuracyAgent(Agent):
         return [*relevancy, (self._factual_check(sample), FACTUAL_WEIGHT)]
 
     def _factual_check(self, sample: Sample) -> Check:
+        # a case with a reference answer is checked against it: the breakdown then shows
+        # "answer_accuracy" (two templates, roles swapped) in the factual slot instead of "factual"
+        if sample.reference or sample.references:
+            return self.answer_accuracy
         return self.factual
