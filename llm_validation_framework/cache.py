@@ -1,0 +1,221 @@
+"""A judge-response cache on sqlite: re-running the same cases makes no judge calls.
+
+    judge = CachedJudge(LiteLLMJudge(...), "~/.cache/llm_validation_framework/judge-cache.sqlite")
+
+The key is :meth:`VerdictRequest.cache_key` over the inner judge's model name, the full
+prompt and options, and the judge's recorded settings (``describe()``: temperature, mode …),
+so a change to any of them misses. Only verdicts are stored, never failures: a judge that
+was down is asked again next time. A hit returns the stored :class:`Verdict` with
+``usage = Usage(calls=0, cached_calls=1)`` (no tokens, no cost).
+
+Repeated identical requests *within one case* (stability runs ask the same question N times)
+are cached under their occurrence number, so a cached re-run replays N answers instead of one
+answer N times. The runner opens that scope per case with :func:`case_scope`; outside a scope
+identical requests share one entry. Identical requests in flight at the same time are asked
+once.
+
+sqlite runs in WAL mode with ``synchronous=NORMAL``: a crash loses at most the last few
+writes, never the file. Several processes may share one cache file.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import contextvars
+import json
+import os
+import sqlite3
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from .errors import ConfigError
+from .judges.base import Judge, Verdict, VerdictRequest
+from .usage import Usage
+
+__all__ = ["CachedJudge", "case_scope", "default_cache_path"]
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS verdicts (
+    key TEXT PRIMARY KEY,
+    model TEXT NOT NULL,
+    check_name TEXT NOT NULL,
+    verdict TEXT NOT NULL,
+    created REAL NOT NULL
+)
+"""
+
+# per-case counter of identical requests; None outside a runner case
+_occurrences: contextvars.ContextVar[dict[str, int] | None] = contextvars.ContextVar("lvf_cache_occurrences",
+                                                                                     default=None)
+
+
+@contextlib.contextmanager
+def case_scope() -> Iterator[None]:
+    """Number identical requests made inside this block (one case): the n-th gets its own entry."""
+    token = _occurrences.set({})
+    try:
+        yield
+    finally:
+        _occurrences.reset(token)
+
+
+def default_cache_path() -> Path:
+    """``$LVF_CACHE_DIR/judge-cache.sqlite``, else the user cache directory."""
+    root = os.environ.get("LVF_CACHE_DIR")
+    if not root:
+        from platformdirs import user_cache_dir
+
+        root = user_cache_dir("llm_validation_framework")
+    return Path(root).expanduser() / "judge-cache.sqlite"
+
+
+class CachedJudge(Judge):
+    """Wraps any :class:`Judge`; answers repeated requests from a sqlite file."""
+
+    def __init__(self, inner: Judge, path: str | os.PathLike[str] | None = None) -> None:
+        if not isinstance(inner, Judge):
+            raise ConfigError(f"CachedJudge wraps a Judge, got {type(inner).__name__}")
+        self.inner = inner
+        self.name = inner.name
+        self.path = Path(path).expanduser() if path is not None else default_cache_path()
+        self.hits = 0
+        self.misses = 0
+        self._inflight: dict[str, asyncio.Future[Verdict]] = {}
+        self._params = _params(inner)
+        self._db = self._open()
+
+    # -- Judge -----------------------------------------------------------------------------
+    async def verdict(self, request: VerdictRequest) -> Verdict:
+        key = self._key(request)
+        stored = self._get(key)
+        if stored is not None:
+            self.hits += 1
+            return stored
+        pending = self._inflight.get(key)
+        if pending is not None:
+            await asyncio.wait({pending})  # raises only if *this* task is cancelled
+            if not pending.cancelled():
+                if pending.exception() is not None:
+                    raise pending.exception()
+                self.hits += 1
+                return _as_hit(pending.result())
+            # the asking task was cancelled: ask ourselves
+        future: asyncio.Future[Verdict] = asyncio.get_running_loop().create_future()
+        self._inflight[key] = future
+        try:
+            verdict = await self.inner.verdict(request)
+        except asyncio.CancelledError:
+            future.cancel()
+            raise
+        except BaseException as exc:
+            future.set_exception(exc)
+            future.exception()  # mark retrieved: waiters re-raise it themselves
+            raise
+        finally:
+            self._inflight.pop(key, None)
+        self.misses += 1
+        future.set_result(verdict)
+        self._put(key, request, verdict)
+        return verdict
+
+    def describe(self) -> dict[str, Any]:
+        info = dict(self.inner.describe())
+        info["cache"] = str(self.path)
+        return info
+
+    async def aclose(self) -> None:
+        self.close()
+        await self.inner.aclose()
+
+    def close(self) -> None:
+        if self._db is not None:
+            self._db.close()
+            self._db = None
+
+    def __len__(self) -> int:
+        return self._conn().execute("SELECT COUNT(*) FROM verdicts").fetchone()[0]
+
+    def clear(self) -> None:
+        with self._conn():
+            self._conn().execute("DELETE FROM verdicts")
+
+    # -- storage ---------------------------------------------------------------------------
+    def _key(self, request: VerdictRequest) -> str:
+        base = request.cache_key(self.inner.name, **self._params)
+        counts = _occurrences.get()
+        if counts is None:
+            return base
+        n = counts.get(base, 0)
+        counts[base] = n + 1
+        return base if n == 0 else f"{base}#{n}"
+
+    def _open(self) -> sqlite3.Connection:
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            db = sqlite3.connect(str(self.path), timeout=30, isolation_level=None, check_same_thread=False)
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute("PRAGMA synchronous=NORMAL")
+            db.execute(_SCHEMA)
+        except (OSError, sqlite3.Error) as exc:
+            raise ConfigError(
+                f"cannot open the judge cache at {self.path}: {exc}. Set LVF_CACHE_DIR to a writable "
+                f"directory, pass another path, or run without the cache (--no-cache / cache=False)") from exc
+        return db
+
+    def _conn(self) -> sqlite3.Connection:
+        if self._db is None:
+            self._db = self._open()
+        return self._db
+
+    def _get(self, key: str) -> Verdict | None:
+        row = self._conn().execute("SELECT verdict FROM verdicts WHERE key = ?", (key,)).fetchone()
+        if row is None:
+            return None
+        try:
+            return _decode(row[0])
+        except (ValueError, KeyError, TypeError):
+            return None  # an unreadable entry is a miss; the fresh verdict overwrites it
+
+    def _put(self, key: str, request: VerdictRequest, verdict: Verdict) -> None:
+        try:
+            self._conn().execute(
+                "INSERT OR REPLACE INTO verdicts (key, model, check_name, verdict, created) VALUES (?, ?, ?, ?, ?)",
+                (key, self.inner.name, request.check, _encode(verdict), time.time()))
+        except sqlite3.Error:
+            pass  # a cache that cannot write must not lose the verdict
+
+
+def _params(judge: Judge) -> dict[str, Any]:
+    """The judge's recorded settings, minus anything that does not change its answers."""
+    info = dict(judge.describe())
+    for volatile in ("cache", "timeout", "max_retries", "api_base"):
+        info.pop(volatile, None)
+    return {f"judge.{k}": repr(v) for k, v in info.items()}
+
+
+def _encode(verdict: Verdict) -> str:
+    return json.dumps({
+        "label": verdict.label, "score": verdict.score, "method": verdict.method,
+        "probabilities": dict(verdict.probabilities) if verdict.probabilities is not None else None,
+        "reason": verdict.reason, "fields": dict(verdict.fields), "raw": verdict.raw, "model": verdict.model,
+        "attempts": verdict.attempts, "notes": list(verdict.notes),
+        "usage": verdict.usage.to_dict(),
+    }, ensure_ascii=False)
+
+
+def _decode(text: str) -> Verdict:
+    data = json.loads(text)
+    return Verdict(label=data["label"], score=float(data["score"]), method=data["method"],
+                   probabilities=data.get("probabilities"), reason=data.get("reason"),
+                   fields=data.get("fields") or {}, raw=data.get("raw") or "", model=data.get("model") or "",
+                   attempts=int(data.get("attempts") or 1), notes=tuple(data.get("notes") or ()) + ("cached",),
+                   usage=Usage(calls=0, cached_calls=1))
+
+
+def _as_hit(verdict: Verdict) -> Verdict:
+    from dataclasses import replace
+
+    return replace(verdict, usage=Usage(calls=0, cached_calls=1), notes=tuple(verdict.notes) + ("cached",))

@@ -1,0 +1,421 @@
+"""run_dataset: cases in → bounded concurrency → one results line per (case, agent) out, resumable.
+
+A producer streams rows from the dataset into a small queue; ``concurrency`` workers take
+(case, agent) units from it, so at most ``concurrency`` evaluations are in flight and memory
+does not grow with the file. Each finished unit is written and flushed before the next is
+reported. A case that cannot be evaluated (bad row, missing field, retriever or judge failure
+that escaped its check) is written with status ERROR and the run goes on; a configuration
+error (no API key, …) stops the run, since every other case would fail the same way.
+Cancelling the run (Ctrl-C) cancels the units in flight, closes the file and re-raises.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..cache import CachedJudge, case_scope
+from ..errors import ConfigError, InputError, JudgeCallError, LVFError
+from ..judges.base import Judge, Verdict, VerdictRequest
+from ..usage import Usage
+from .dataset import CaseRow, count_rows, iter_cases, parse_field_map
+from .registry import build_agents
+from .results_file import ResultsWriter, iter_results, redact
+from .summary import AgentSummary, RunSummary
+
+__all__ = ["RunAbortedError", "RunProgress", "arun_dataset", "default_out_path", "run_dataset"]
+
+#: the run stops when this many first units all fail with the same unexpected error (a bug, not a case)
+ABORT_AFTER_SAME_ERROR = 20
+
+
+class RunAbortedError(LVFError):
+    """The run stopped early: every case so far failed the same unexpected way (see the message)."""
+
+
+@dataclass(frozen=True)
+class RunProgress:
+    """Sent to ``on_progress`` after every finished (case, agent) unit."""
+
+    done: int
+    total: int
+    passed: int
+    failed: int
+    unscored: int
+    errors: int
+    usage: Usage
+    elapsed_s: float
+    record: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def rate(self) -> float:
+        return self.done / self.elapsed_s if self.elapsed_s > 0 else 0.0
+
+
+def default_out_path(dataset: str | Path) -> Path:
+    """``<dataset name>.results.jsonl`` in the working directory."""
+    name = Path(dataset).name
+    for suffix in (".gz", ".jsonl", ".json"):
+        if name.endswith(suffix):
+            name = name[: -len(suffix)]
+    return Path.cwd() / f"{name}.results.jsonl"
+
+
+def run_dataset(path: str | Path, agents: str | Sequence[Any] = ("accuracy",), **kwargs: Any) -> RunSummary:
+    """Evaluate every case of a JSONL file with each agent; see :func:`arun_dataset` for the options."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return asyncio.run(arun_dataset(path, agents, **kwargs))
+    raise RuntimeError("run_dataset() was called inside a running event loop: use `await arun_dataset(...)` there")
+
+
+async def arun_dataset(
+    path: str | Path,
+    agents: str | Sequence[Any] = ("accuracy",),
+    *,
+    concurrency: int = 8,
+    out: str | Path | None = None,
+    resume: bool = False,
+    overwrite: bool = False,
+    limit: int | None = None,
+    field_map: Mapping[str, str] | Sequence[str] | None = None,
+    cache: bool | str | Path = True,
+    on_progress: Callable[[RunProgress], object] | None = None,
+    judge: Judge | None = None,
+    provider: str | None = None,
+    model: str | None = None,
+    api_base: str | None = None,
+    config_path: str | None = None,
+    threshold: float | None = None,
+    rag: Any = None,
+    settings: Mapping[str, Any] | None = None,
+) -> RunSummary:
+    """Evaluate a JSONL dataset and stream results to ``out``.
+
+    ``agents``: names (``"accuracy,citation"`` or a list) built on one shared judge, and/or Agent
+    instances. The judge is ``judge`` if given, else built from ``provider``/``model``/``api_base``
+    (and config.ini). ``cache``: True (default file), False, or a sqlite path. ``resume`` keeps
+    the cases already PASS/FAIL in ``out`` and re-runs the rest (UNSCORED and ERROR included).
+    ``settings`` are extra values recorded (redacted) in the header.
+    """
+    started = time.perf_counter()
+    concurrency = _positive_int(concurrency, "concurrency")
+    if limit is not None:
+        limit = _positive_int(limit, "limit")
+    field_map = parse_field_map(field_map)
+    rows_total = count_rows(path)  # also validates the path before anything is built
+    if limit is not None:
+        rows_total = min(rows_total, limit)
+    out_path = Path(out).expanduser() if out is not None else default_out_path(path)
+    if out_path.exists() and out_path.stat().st_size > 0 and not resume and not overwrite:
+        raise ConfigError(f"results file {out_path} already exists: pass --resume to continue it, "
+                          f"--overwrite to replace it, or --out another path")
+
+    owned: list[Judge] = []
+    needs_judge = isinstance(agents, str) or any(isinstance(a, str) for a in agents)
+    if judge is None and needs_judge:
+        from ..judges import make_judge
+
+        judge = make_judge(provider=provider, model=model, api_base=api_base, config_path=config_path)
+        owned.append(judge)
+    cache_path = None if cache is True or cache is False else Path(cache)
+    shared = CachedJudge(judge, cache_path) if (cache is not False and judge is not None) else judge
+    if shared is not judge:
+        owned.append(shared)
+    built = build_agents(agents, shared, threshold=threshold, rag=rag)
+    if cache is not False:
+        built = [(name, _with_cache(agent, cache_path, owned)) for name, agent in built]
+
+    tallies = {name: AgentSummary(name) for name, _ in built}
+    summary = RunSummary(agents=tallies, out=out_path)
+    prior: dict[tuple[str, str], tuple[str, float | None]] = {}
+    previous_header: dict[str, Any] | None = None
+    if resume and out_path.exists():
+        previous_header = _load_prior(out_path, tallies, prior, summary.notes)
+    done_keys = {key for key, (status, _) in prior.items() if status in ("PASS", "FAIL")}
+    agent_names = [name for name, _ in built]
+    total = max(0, rows_total * len(built) - sum(1 for key in done_keys if key[0] in agent_names))
+
+    header_judge = _describe(shared) if shared is not None else {
+        name: _describe(agent.judge) for name, agent in built}
+    header_settings = redact({
+        "concurrency": concurrency, "limit": limit, "field_map": field_map, "resume": resume,
+        "cache": str(shared.path) if isinstance(shared, CachedJudge) else bool(cache),
+        "provider": provider, "model": model, "api_base": api_base, "threshold": threshold,
+        **dict(settings or {})})
+    if previous_header is not None and previous_header.get("judge") != header_judge:
+        summary.notes.append("resumed with a different judge than the earlier part of this file: "
+                             "the results mix judges (see the two headers)")
+    writer = ResultsWriter(out_path, append=resume)
+    writer.header(
+        dataset={"path": str(Path(path).expanduser().resolve()), "rows": rows_total},
+        agents=[{"name": name, "class": type(agent).__name__, "threshold": getattr(agent, "threshold", None)}
+                for name, agent in built],
+        judge=header_judge,
+        prompt_hashes=await _probe_prompt_hashes(built),
+        settings=header_settings,
+        resumed=previous_header is not None,
+    )
+
+    queue: asyncio.Queue[tuple[CaseRow, str, Any] | None] = asyncio.Queue(maxsize=concurrency)
+    seen_hashes: dict[str, dict[str, set[str]]] = {name: {} for name, _ in built}
+    counter = {"done": 0}
+    first_errors: list[tuple[str, str]] = []
+
+    def record_finished(record: dict[str, Any]) -> None:
+        writer.write(record)
+        _watch_for_systematic_failure(record, first_errors, counter["done"])
+        key = (record["agent"], record["id"])
+        tally = tallies[record["agent"]]
+        if key in prior:
+            old_status, old_score = prior.pop(key)
+            tally.add(old_status, old_score, Usage(), 0.0, sign=-1)
+        usage = _usage(record.get("usage"))
+        tally.add(record["status"], record.get("score"), usage, record.get("duration_s") or 0.0)
+        for check in record.get("checks") or ():
+            if check.get("prompt_hash"):
+                seen_hashes[record["agent"]].setdefault(check["name"], set()).add(check["prompt_hash"])
+        counter["done"] += 1
+        summary.evaluated += 1
+        if on_progress is not None:
+            _notify(on_progress, RunProgress(
+                done=counter["done"], total=total, passed=sum(t.passed for t in tallies.values()),
+                failed=sum(t.failed for t in tallies.values()), unscored=sum(t.unscored for t in tallies.values()),
+                errors=sum(t.errors for t in tallies.values()), usage=summary.usage,
+                elapsed_s=time.perf_counter() - started, record=record))
+
+    async def produce() -> None:
+        for row in iter_cases(path, field_map, limit):
+            summary.rows += 1
+            for name, agent in built:
+                if (name, row.id) in done_keys:
+                    summary.skipped += 1
+                    continue
+                await queue.put((row, name, agent))
+        for _ in range(concurrency):
+            await queue.put(None)
+
+    async def work() -> None:
+        while True:
+            unit = await queue.get()
+            if unit is None:
+                return
+            record_finished(await _evaluate_unit(*unit))
+
+    tasks = [asyncio.create_task(produce())] + [asyncio.create_task(work()) for _ in range(concurrency)]
+    try:
+        await _gather_or_cancel(tasks)
+    except BaseException:
+        summary.interrupted = True
+        raise
+    finally:
+        summary.wall_s = time.perf_counter() - started
+        try:
+            writer.footer(interrupted=summary.interrupted,
+                          prompt_hashes_seen={a: {c: sorted(h) for c, h in checks.items()}
+                                              for a, checks in seen_hashes.items()},
+                          summary=summary.to_dict())
+        finally:
+            writer.close()
+            for item in reversed(owned):
+                if isinstance(item, CachedJudge):
+                    item.close()  # the sqlite file only: the inner judge may be the caller's
+                else:
+                    await _close(item)
+    if summary.rows == 0:
+        summary.notes.append(f"{path} has no cases")
+    return summary
+
+
+async def _gather_or_cancel(tasks: list[asyncio.Task]) -> None:
+    """Wait for all tasks; on the first failure or on cancellation, cancel the rest and re-raise."""
+    try:
+        pending = set(tasks)
+        while pending:
+            finished, pending = await asyncio.wait(pending, return_when=asyncio.FIRST_EXCEPTION)
+            for task in finished:
+                if not task.cancelled() and task.exception() is not None:
+                    raise task.exception()  # type: ignore[misc]
+    finally:
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+
+async def _evaluate_unit(row: CaseRow, name: str, agent: Any) -> dict[str, Any]:
+    base = {"type": "case", "id": row.id, "line": row.line, "agent": name}
+    if row.error is not None:
+        return _error_record(base, row, row.error, 0.0)
+    started = time.perf_counter()
+    with case_scope():
+        try:
+            result = await agent.aevaluate(row.data)
+        except ConfigError:
+            raise  # every case would fail the same way: stop the run
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - one case's failure never stops the run
+            return _error_record(base, row, exc, time.perf_counter() - started)
+    record = result.to_dict()
+    record.update(base)
+    record["error"] = None
+    record["meta"] = row.meta
+    return record
+
+
+def _watch_for_systematic_failure(record: dict[str, Any], first: list[tuple[str, str]], done: int) -> None:
+    """Stop when the first units all fail with one unexpected error: 10 000 identical ERROR lines help no one."""
+    if done >= ABORT_AFTER_SAME_ERROR or len(first) < done:
+        return  # past the window, or something already succeeded
+    error = record.get("error")
+    if not error or error.get("type") == "InputError":
+        return
+    first.append((error["type"], error["message"]))
+    if len(first) == ABORT_AFTER_SAME_ERROR and len(set(first)) == 1:
+        kind, message = first[0]
+        raise RunAbortedError(f"stopped: the first {ABORT_AFTER_SAME_ERROR} cases all failed with {kind}: {message}. "
+                              f"This is not about one case; fix it, then continue with --resume")
+
+
+def _error_record(base: dict[str, Any], row: CaseRow, exc: BaseException, duration: float) -> dict[str, Any]:
+    message = str(exc)
+    if isinstance(exc, InputError) and not message.startswith(f"line {row.line}"):
+        message = f"line {row.line}: {message}"
+    error = {"type": type(exc).__name__, "message": message, "line": row.line,
+             "field": getattr(exc, "field", None)}
+    if getattr(exc, "raw_replies", None):
+        error["raw_replies"] = list(exc.raw_replies)  # type: ignore[attr-defined]
+    return {**base, "status": "ERROR", "score": None, "threshold": None, "reason": f"error: {message}",
+            "checks": [], "usage": Usage().to_dict(), "duration_s": round(duration, 4), "judge": "",
+            "notes": [], "error": error, "meta": row.meta}
+
+
+def _load_prior(out_path: Path, tallies: dict[str, AgentSummary],
+                prior: dict[tuple[str, str], tuple[str, float | None]], notes: list[str]) -> dict[str, Any] | None:
+    """Read an earlier results file for --resume: last line per (agent, id) wins."""
+    header = None
+    bad: list[int] = []
+    for record in iter_results(out_path, on_bad_line=lambda n, _line: bad.append(n)):
+        if record["type"] == "header":
+            header = record
+            continue
+        if record["type"] != "case" or record.get("agent") not in tallies:
+            continue
+        key = (record["agent"], str(record.get("id")))
+        tally = tallies[record["agent"]]
+        if key in prior:
+            tally.add(*prior[key], Usage(), 0.0, sign=-1)
+        status = record.get("status", "ERROR")
+        score = record.get("score")
+        prior[key] = (status, score)
+        tally.add(status, score, _usage(record.get("usage")), record.get("duration_s") or 0.0)
+    if bad:
+        notes.append(f"{len(bad)} unreadable line(s) in {out_path} ignored (first: line {bad[0]}); "
+                     "those cases are run again")
+    return header
+
+
+async def _probe_prompt_hashes(built: list[tuple[str, Any]]) -> dict[str, dict[str, list[str]]]:
+    """Prompt hashes per agent and check, found by running each agent on two tiny probe cases with a judge
+    that records the request and answers nothing (no model is called). Best effort: the footer and
+    every case line record the hashes actually used."""
+    out: dict[str, dict[str, list[str]]] = {}
+    for name, agent in built:
+        probe = _ProbeJudge()
+        try:
+            twin = type(agent)(judge=probe, threshold=getattr(agent, "threshold", 0.5))
+        except Exception:  # noqa: BLE001 - a custom agent with another constructor: no probe
+            continue
+        for case in _PROBE_CASES:
+            try:
+                await twin.aevaluate(case)
+            except Exception:  # noqa: BLE001 - the probe judge answers nothing; agents may raise
+                pass
+        out[name] = {check: sorted(hashes) for check, hashes in sorted(probe.hashes.items())}
+    return out
+
+
+_PROBE_CASES = (
+    {"question": "Probe question?", "answer": "Probe answer [1].", "reference": "Probe reference.",
+     "contexts": ["Probe passage."]},
+    {"question": "Probe question?", "answer": "Probe answer.", "reference": "Probe reference."},
+)
+
+
+class _ProbeJudge(Judge):
+    name = "probe"
+
+    def __init__(self) -> None:
+        self.hashes: dict[str, set[str]] = {}
+
+    async def verdict(self, request: VerdictRequest) -> Verdict:
+        self.hashes.setdefault(request.check, set()).add(request.prompt_hash)
+        raise JudgeCallError("probe: no model is called")
+
+
+def _with_cache(agent: Any, cache_path: Path | None, owned: list[Judge]) -> Any:
+    """An Agent instance given by the user gets a copy whose judge is cached (the user's object is untouched)."""
+    judge = getattr(agent, "judge", None)
+    if judge is None or isinstance(judge, CachedJudge):
+        return agent
+    for existing in owned:
+        if isinstance(existing, CachedJudge) and existing.inner is judge:
+            cached = existing
+            break
+    else:
+        cached = CachedJudge(judge, cache_path)
+        owned.append(cached)
+    twin = copy.copy(agent)
+    twin.judge = cached
+    for attr, value in vars(agent).items():  # sub-agents (AccuracyAgent's RelevancyAgent) share the judge
+        if getattr(value, "judge", None) is judge:
+            sub = copy.copy(value)
+            sub.judge = cached
+            setattr(twin, attr, sub)
+    return twin
+
+
+def _describe(judge: Any) -> dict[str, Any]:
+    try:
+        return redact(judge.describe())
+    except Exception as exc:  # noqa: BLE001
+        return {"judge": type(judge).__name__, "describe_error": str(exc)}
+
+
+def _usage(data: Any) -> Usage:
+    if not isinstance(data, Mapping):
+        return Usage()
+    cost = data.get("cost_usd", 0.0)
+    return Usage(calls=int(data.get("calls") or 0), prompt_tokens=int(data.get("prompt_tokens") or 0),
+                 completion_tokens=int(data.get("completion_tokens") or 0),
+                 cost_usd=None if cost is None else float(cost), cached_calls=int(data.get("cached_calls") or 0))
+
+
+def _notify(callback: Callable[[RunProgress], object], event: RunProgress) -> None:
+    try:
+        callback(event)
+    except Exception as exc:  # noqa: BLE001 - a progress callback never stops the run
+        import logging
+
+        logging.getLogger("llm_validation_framework").warning("on_progress raised %s: %s (ignored)",
+                                                              type(exc).__name__, exc)
+
+
+async def _close(judge: Any) -> None:
+    try:
+        await judge.aclose()
+    except Exception:  # noqa: BLE001 - closing is best effort
+        pass
+
+
+def _positive_int(value: Any, name: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise ConfigError(f"{name} must be a positive integer, got {value!r}")
+    return value
+

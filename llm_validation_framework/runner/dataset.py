@@ -1,0 +1,194 @@
+"""Read a JSONL file of cases one line at a time and map its field names onto ours.
+
+Memory stays flat however long the file is: rows are parsed as they are consumed. A row
+that is not a JSON object, or whose mapped fields are malformed, becomes a :class:`CaseRow`
+carrying an :class:`InputError` with its line number and field, and the run goes on.
+
+Field mapping, in order (a name the row already uses is never overwritten):
+
+1. the user's map, ``{"question": "prompt"}`` = "read our ``question`` from the file's ``prompt``";
+2. well-known names of other tools and of ``../shared/data/judge-dev``:
+
+   ==============================  =====================================================
+   ours                            read from (first present)
+   ==============================  =====================================================
+   question                        query, user_input, input, prompt
+   answer                          claim (support.jsonl), response, actual_output, output
+   reference                       expected_output, ground_truth
+   references                      references_all (answer_accuracy.jsonl)
+   contexts                        premise_passages (support.jsonl), retrieved_contexts,
+                                   retrieval_context, context, passage (one string → [it])
+   conversation                    messages
+   ==============================  =====================================================
+
+   ``citation.jsonl`` (question, passages [{id, text}], answer) is already in our names.
+3. Every other scalar field (``source``, ``label`` …) is kept as ``meta`` for the results.
+"""
+
+from __future__ import annotations
+
+import gzip
+import io
+import json
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..errors import ConfigError, InputError
+
+__all__ = ["CaseRow", "count_rows", "iter_cases", "map_fields", "parse_field_map"]
+
+OUR_FIELDS = ("id", "question", "answer", "reference", "references", "contexts", "passages", "conversation",
+              "metadata")
+
+ALIASES: dict[str, tuple[str, ...]] = {
+    "question": ("query", "user_input", "input", "prompt"),
+    "answer": ("claim", "response", "actual_output", "output"),
+    "reference": ("expected_output", "ground_truth"),
+    "references": ("references_all",),
+    "contexts": ("premise_passages", "retrieved_contexts", "retrieval_context", "context", "passage"),
+    "conversation": ("messages",),
+}
+
+_META_MAX_KEYS = 12
+_META_MAX_CHARS = 200
+
+
+@dataclass
+class CaseRow:
+    """One line of the dataset: ``data`` ready for ``agent.aevaluate``, or the ``error`` that stops it."""
+
+    line: int
+    id: str
+    data: dict[str, Any] | None = None
+    error: InputError | None = None
+    meta: dict[str, Any] = field(default_factory=dict)
+
+
+def parse_field_map(items: Sequence[str] | Mapping[str, str] | None) -> dict[str, str]:
+    """``["question=prompt", "answer=output"]`` → ``{"question": "prompt", "answer": "output"}``."""
+    if not items:
+        return {}
+    pairs = items.items() if isinstance(items, Mapping) else [_split_pair(item) for item in items]
+    out: dict[str, str] = {}
+    for ours, theirs in pairs:
+        if ours not in OUR_FIELDS:
+            raise ConfigError(f"--map {ours}={theirs}: {ours!r} is not a case field; map one of "
+                              f"{', '.join(OUR_FIELDS)} (ours=theirs)")
+        if not theirs:
+            raise ConfigError(f"--map {ours}=: give the file's field name after '='")
+        out[ours] = theirs
+    return out
+
+
+def _split_pair(item: str) -> tuple[str, str]:
+    if "=" not in item:
+        raise ConfigError(f"--map {item!r}: write OURS=THEIRS, e.g. --map question=prompt")
+    ours, theirs = item.split("=", 1)
+    return ours.strip(), theirs.strip()
+
+
+def map_fields(row: Mapping[str, Any], field_map: Mapping[str, str] | None = None) -> tuple[dict[str, Any], dict]:
+    """Map a raw row onto our field names. Returns ``(data, meta)``."""
+    field_map = dict(field_map or {})
+    data: dict[str, Any] = {}
+    used: set[str] = set()
+    for ours, theirs in field_map.items():
+        if theirs in row:
+            data[ours] = row[theirs]
+            used.add(theirs)
+    for ours in OUR_FIELDS:
+        if ours not in data and ours in row:
+            data[ours] = row[ours]
+            used.add(ours)
+    for ours, names in ALIASES.items():
+        if ours in data or (ours == "contexts" and "passages" in data):
+            continue
+        for name in names:
+            if name in row and name not in used and row[name] is not None:
+                value = row[name]
+                if ours == "contexts" and isinstance(value, str):
+                    value = [value]
+                data[ours] = value
+                used.add(name)
+                break
+    meta: dict[str, Any] = {}
+    for key, value in row.items():
+        if key in used or len(meta) >= _META_MAX_KEYS:
+            continue
+        if isinstance(value, str):
+            meta[key] = value if len(value) <= _META_MAX_CHARS else value[:_META_MAX_CHARS] + "…"
+        elif value is None or isinstance(value, (bool, int, float)):
+            meta[key] = value
+    return data, meta
+
+
+def _open_text(path: Path) -> io.TextIOBase:
+    if path.suffix == ".gz":
+        return gzip.open(path, "rt", encoding="utf-8")  # type: ignore[return-value]
+    return open(path, encoding="utf-8")
+
+
+def _check_path(path: str | Path) -> Path:
+    p = Path(path).expanduser()
+    if not p.exists():
+        raise ConfigError(f"dataset {str(p)!r} does not exist: pass a JSONL file with one case object per line")
+    if p.is_dir():
+        raise ConfigError(f"dataset {str(p)!r} is a directory: pass a JSONL file")
+    return p
+
+
+def count_rows(path: str | Path) -> int:
+    """Number of non-blank lines (cheap: no JSON parsing)."""
+    with _open_text(_check_path(path)) as handle:
+        return sum(1 for line in handle if line.strip())
+
+
+def iter_cases(path: str | Path, field_map: Mapping[str, str] | None = None,
+               limit: int | None = None) -> Iterator[CaseRow]:
+    """Yield one :class:`CaseRow` per non-blank line, streaming. Ids default to ``line-N``.
+
+    A repeated id gets ``#2``, ``#3`` … appended (so ``--resume`` stays exact) and a note in meta.
+    """
+    p = _check_path(path)
+    seen: dict[str, int] = {}
+    produced = 0
+    with _open_text(p) as handle:
+        for number, line in enumerate(handle, start=1):
+            if limit is not None and produced >= limit:
+                return
+            if not line.strip():
+                continue
+            produced += 1
+            yield _row(number, line, field_map, seen)
+
+
+def _row(number: int, line: str, field_map: Mapping[str, str] | None, seen: dict[str, int]) -> CaseRow:
+    fallback = f"line-{number}"
+    try:
+        raw = json.loads(line)
+    except json.JSONDecodeError as exc:
+        return CaseRow(number, fallback, error=InputError(
+            f"line {number}: not valid JSON ({exc.msg} at column {exc.colno}); each line must be one JSON object",
+            field="line"))
+    if not isinstance(raw, dict):
+        return CaseRow(number, fallback, error=InputError(
+            f"line {number}: expected a JSON object like {{\"question\": ..., \"answer\": ...}}, "
+            f"got {type(raw).__name__}", field="line"))
+    data, meta = map_fields(raw, field_map)
+    raw_id = data.get("id")
+    if raw_id is None or (isinstance(raw_id, str) and not raw_id.strip()):
+        case_id = fallback
+    elif isinstance(raw_id, (str, int)) and not isinstance(raw_id, bool):
+        case_id = str(raw_id)
+    else:
+        return CaseRow(number, fallback, error=InputError(
+            f"line {number}: field 'id' must be a string or an integer, got {type(raw_id).__name__}", field="id"))
+    count = seen.get(case_id, 0) + 1
+    seen[case_id] = count
+    if count > 1:
+        meta["duplicate_id"] = case_id
+        case_id = f"{case_id}#{count}"
+    data["id"] = case_id
+    return CaseRow(number, case_id, data=data, meta=meta)

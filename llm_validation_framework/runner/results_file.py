@@ -1,0 +1,152 @@
+"""The results file: JSON lines, a header first, then one line per (case, agent) as it finishes.
+
+    {"type": "header", "format": "lvf-results", "format_version": 1, "framework_version": …,
+     "created": …, "dataset": {…}, "agents": […], "judge": {…}, "prompt_hashes": {…},
+     "settings": {… secrets redacted}, "resumed": false}
+    {"type": "case", "id": "q1", "line": 1, "agent": "accuracy", "status": "PASS", "score": 0.9,
+     "threshold": 0.5, "reason": …, "checks": [ …CheckResult.to_dict() ], "usage": {…},
+     "duration_s": 0.4, "judge": …, "notes": [], "error": null, "meta": {"source": …}}
+    {"type": "footer", "finished": …, "interrupted": false, "prompt_hashes_seen": {…}, "summary": {…}}
+
+``status`` is PASS, FAIL, UNSCORED (the judge could not score it) or ERROR (the case could not
+be evaluated: bad row, retriever failure …; ``error`` says which line and field). Every line
+is flushed when written, so an interrupted run loses only the cases in flight. ``--resume``
+appends a new header and the cases still to do; when an (id, agent) pair appears more than
+once, the last line wins.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import re
+from collections.abc import Iterator, Mapping
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+__all__ = ["FORMAT", "FORMAT_VERSION", "ResultsWriter", "iter_results", "redact", "framework_version"]
+
+FORMAT = "lvf-results"
+FORMAT_VERSION = 1
+REDACTED = "**********"
+_SECRET_KEY = re.compile(r"(^|[_-])(api[_-]?key|key|token|secret|password|passwd|authorization|credentials?)$", re.I)
+_URL_USERINFO = re.compile(r"(?P<scheme>[a-z][a-z0-9+.-]*://)[^/@\s]+@", re.I)
+_KEY_LIKE = re.compile(r"\b(sk-[A-Za-z0-9_-]{8,}|sk-ant-[A-Za-z0-9_-]{8,}|AIza[0-9A-Za-z_-]{20,})")
+
+
+def framework_version() -> str:
+    try:
+        from importlib.metadata import version
+
+        return version("llm_validation_framework")
+    except Exception:  # noqa: BLE001 - not installed as a distribution (source checkout)
+        try:
+            from .. import __version__  # type: ignore[attr-defined]
+
+            return str(__version__)
+        except Exception:  # noqa: BLE001
+            return "unknown"
+
+
+def redact(value: Any, key: str = "") -> Any:
+    """A copy of ``value`` with secrets replaced: secret-named keys, SecretStr values, URL credentials."""
+    if key and _SECRET_KEY.search(key) and value not in (None, "", False):
+        return REDACTED
+    if type(value).__name__ in ("SecretStr", "SecretBytes"):
+        return REDACTED
+    if isinstance(value, Mapping):
+        return {str(k): redact(v, str(k)) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [redact(v) for v in value]
+    if isinstance(value, str):
+        value = _URL_USERINFO.sub(lambda m: m.group("scheme") + REDACTED + "@", value)
+        return _KEY_LIKE.sub(REDACTED, value)
+    if value is None or isinstance(value, (bool, int, float)):
+        return value
+    return redact(str(value))
+
+
+def _now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
+class ResultsWriter:
+    """Appends lines to the results file, each flushed at once."""
+
+    def __init__(self, path: str | os.PathLike[str], *, append: bool = False) -> None:
+        self.path = Path(path).expanduser()
+        if self.path.parent and not self.path.parent.exists():
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        needs_newline = append and self.path.exists() and self.path.stat().st_size > 0 and not _ends_with_newline(
+            self.path)
+        self._handle = open(self.path, "a" if append else "w", encoding="utf-8")
+        if needs_newline:  # a crash mid-line left a partial line: start ours on a fresh one
+            self._handle.write("\n")
+
+    def write(self, record: Mapping[str, Any]) -> None:
+        try:
+            line = json.dumps(record, ensure_ascii=False, allow_nan=False, default=str)
+        except ValueError:  # NaN / inf somewhere: JSON has no such numbers, write null
+            line = json.dumps(_finite(record), ensure_ascii=False, allow_nan=False, default=str)
+        self._handle.write(line + "\n")
+        self._handle.flush()
+
+    def header(self, **fields: Any) -> dict[str, Any]:
+        record = {"type": "header", "format": FORMAT, "format_version": FORMAT_VERSION,
+                  "framework_version": framework_version(), "created": _now(), **fields}
+        self.write(record)
+        return record
+
+    def footer(self, **fields: Any) -> None:
+        self.write({"type": "footer", "finished": _now(), **fields})
+
+    def close(self) -> None:
+        if not self._handle.closed:
+            self._handle.flush()
+            try:
+                os.fsync(self._handle.fileno())
+            except OSError:
+                pass
+            self._handle.close()
+
+    def __enter__(self) -> ResultsWriter:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def _finite(value: Any) -> Any:
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    if isinstance(value, Mapping):
+        return {k: _finite(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_finite(v) for v in value]
+    return value
+
+
+def _ends_with_newline(path: Path) -> bool:
+    with open(path, "rb") as handle:
+        handle.seek(-1, os.SEEK_END)
+        return handle.read(1) == b"\n"
+
+
+def iter_results(path: str | os.PathLike[str], *, on_bad_line=None) -> Iterator[dict[str, Any]]:
+    """Yield every record of a results file, streaming. A torn or foreign line is skipped (and reported)."""
+    with open(Path(path).expanduser(), encoding="utf-8") as handle:
+        for number, line in enumerate(handle, start=1):
+            if not line.strip():
+                continue
+            try:
+                record = json.loads(line)
+            except json.JSONDecodeError:
+                if on_bad_line is not None:
+                    on_bad_line(number, line)
+                continue
+            if isinstance(record, dict) and record.get("type") in ("header", "case", "footer"):
+                yield record
+            elif on_bad_line is not None:
+                on_bad_line(number, line)

@@ -1,0 +1,133 @@
+"""Per-agent tallies of a run and the summary table printed at the end."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..usage import Usage
+
+__all__ = ["AgentSummary", "RunSummary", "render_summary"]
+
+STATUSES = ("PASS", "FAIL", "UNSCORED", "ERROR")
+
+
+@dataclass
+class AgentSummary:
+    """How one agent did over the cases of a run (and, on ``--resume``, the earlier part)."""
+
+    agent: str
+    passed: int = 0
+    failed: int = 0
+    unscored: int = 0
+    errors: int = 0
+    score_sum: float = 0.0
+    scored: int = 0
+    usage: Usage = field(default_factory=Usage)
+    duration_s: float = 0.0
+
+    @property
+    def cases(self) -> int:
+        return self.passed + self.failed + self.unscored + self.errors
+
+    @property
+    def pass_rate(self) -> float | None:
+        return self.passed / self.cases if self.cases else None
+
+    @property
+    def mean_score(self) -> float | None:
+        return self.score_sum / self.scored if self.scored else None
+
+    def add(self, status: str, score: float | None, usage: Usage, duration_s: float, sign: int = 1) -> None:
+        attr = {"PASS": "passed", "FAIL": "failed", "UNSCORED": "unscored"}.get(status, "errors")
+        setattr(self, attr, getattr(self, attr) + sign)
+        if score is not None:
+            self.score_sum += sign * score
+            self.scored += sign
+        if sign > 0:
+            self.usage = self.usage + usage
+            self.duration_s += duration_s
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"agent": self.agent, "cases": self.cases, "passed": self.passed, "failed": self.failed,
+                "unscored": self.unscored, "errors": self.errors, "pass_rate": self.pass_rate,
+                "mean_score": self.mean_score, "usage": self.usage.to_dict(), "duration_s": round(self.duration_s, 3)}
+
+
+@dataclass
+class RunSummary:
+    """What :func:`run_dataset` returns: per-agent tallies, totals, and where the results went."""
+
+    agents: dict[str, AgentSummary]
+    out: Path | None
+    wall_s: float = 0.0
+    rows: int = 0
+    skipped: int = 0
+    evaluated: int = 0
+    interrupted: bool = False
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def usage(self) -> Usage:
+        return Usage.sum(a.usage for a in self.agents.values())
+
+    @property
+    def all_passed(self) -> bool:
+        total = sum(a.cases for a in self.agents.values())
+        return total > 0 and all(a.passed == a.cases for a in self.agents.values())
+
+    @property
+    def exit_code(self) -> int:
+        """0 every case of every agent passed; 1 otherwise (a FAIL, UNSCORED or ERROR)."""
+        return 0 if self.all_passed and not self.interrupted else 1
+
+    def __getitem__(self, agent: str) -> AgentSummary:
+        return self.agents[agent]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"agents": {k: v.to_dict() for k, v in self.agents.items()}, "usage": self.usage.to_dict(),
+                "wall_s": round(self.wall_s, 3), "rows": self.rows, "skipped": self.skipped,
+                "evaluated": self.evaluated, "interrupted": self.interrupted, "notes": list(self.notes),
+                "out": str(self.out) if self.out else None}
+
+
+def format_cost(usage: Usage) -> str:
+    if usage.cost_usd is None:
+        return "unknown"
+    return f"${usage.cost_usd:.4f}"
+
+
+def format_tokens(usage: Usage) -> str:
+    text = f"{usage.total_tokens:,}"
+    if usage.cached_calls:
+        text += f" ({usage.cached_calls:,} cached)"
+    return text
+
+
+def render_summary(summary: RunSummary, console: Any = None) -> None:
+    """Print the summary table with rich (to stderr unless a console is given)."""
+    from rich.console import Console
+    from rich.table import Table
+
+    console = console or Console(stderr=True)
+    table = Table(title="lvf run summary", title_justify="left")
+    for column, justify in (("agent", "left"), ("cases", "right"), ("pass rate", "right"), ("mean score", "right"),
+                            ("pass", "right"), ("fail", "right"), ("unscored", "right"), ("errors", "right"),
+                            ("judge calls", "right"), ("tokens", "right"), ("cost", "right"), ("time", "right")):
+        table.add_column(column, justify=justify)
+    for item in summary.agents.values():
+        rate = "-" if item.pass_rate is None else f"{item.pass_rate:.1%}"
+        mean = "-" if item.mean_score is None else f"{item.mean_score:.3f}"
+        table.add_row(item.agent, str(item.cases), rate, mean, str(item.passed), str(item.failed),
+                      str(item.unscored), str(item.errors), f"{item.usage.calls:,}", format_tokens(item.usage),
+                      format_cost(item.usage), f"{item.duration_s:.1f}s")
+    console.print(table)
+    line = f"{summary.evaluated} evaluated in {summary.wall_s:.1f}s"
+    if summary.skipped:
+        line += f", {summary.skipped} already done (resume)"
+    if summary.out:
+        line += f" → {summary.out}"
+    console.print(line)
+    for note in summary.notes:
+        console.print(f"note: {note}")
