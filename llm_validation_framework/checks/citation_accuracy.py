@@ -1,0 +1,159 @@
+"""Citation accuracy: does the evidence each cited sentence cites support it? Precision, recall, F1.
+
+The sentence is the unit. A sentence is *cited* when it carries a citation key (``[1]``,
+``[1, 2]``, ``[1-3]``, ``[^1]``, ``[E12]``). For each cited sentence the judge decides, with the
+shared support verdict (:func:`~llm_validation_framework.checks.support.build_support_request`)
+and only the passages the sentence cites, whether they support it. A key the ledger did not
+assign is *fabricated*: the sentence is unsupported and no judge call is made.
+
+* precision = supported cited sentences / cited sentences
+* recall = supported cited sentences / (sentences of at least ``min_words`` words + shorter cited ones)
+* score = F1; no citations → 0; the exact abstention ``No relevant evidence found.`` → 1.
+
+Up to ``max_concurrency`` (8) judge calls run at once. A judge failure on any sentence makes
+the check unscored with an error naming the sentence; the other rows are kept in ``details``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterable
+
+from ..errors import ConfigError, InputError, JudgeError
+from ..inputs import Sample
+from ..judges.base import Judge, Verdict
+from ..results import CheckResult
+from ..usage import Usage
+from ..citations.ledger import CitedSentence, KeyLedger, cited_sentences
+from ..citations.markers import find_malformed_markers
+from ..citations.memo import VerdictMemo, ask
+from .base import Check
+from .support import build_support_request
+
+__all__ = ["ABSTENTION", "CitationAccuracyCheck", "answer_of", "combine_methods", "is_supported"]
+
+#: the exact abstention text that scores 1
+ABSTENTION = "No relevant evidence found."
+
+
+def answer_of(sample: Sample) -> tuple[str, str | None]:
+    """The answer under test and its question: ``data["answer"]``, else the last assistant turn."""
+    answer = sample.answer
+    question = sample.question
+    if answer is None:
+        for index in range(len(sample.conversation) - 1, -1, -1):
+            if sample.conversation[index].role == "assistant":
+                answer = sample.conversation[index].content
+                if question is None:
+                    users = [t.content for t in sample.conversation[:index] if t.role == "user"]
+                    question = users[-1] if users else None
+                break
+    if answer is None:
+        raise InputError("data['answer'] is required (or a data['conversation'] ending with an assistant turn)",
+                         field="answer")
+    return answer, question
+
+
+def is_supported(verdict: Verdict) -> bool:
+    """Supported when P(supported) (or the parsed label's value) is at least 0.5."""
+    return verdict.score >= 0.5
+
+
+def combine_methods(methods: Iterable[str]) -> str:
+    found = set(methods)
+    if not found:
+        return "deterministic"
+    return found.pop() if len(found) == 1 else "mixed"
+
+
+def validate_concurrency(value: object) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise ConfigError(f"max_concurrency must be a positive integer, got {value!r}")
+    return value
+
+
+class CitationAccuracyCheck(Check):
+    """Per-sentence support of cited sentences; score = F1 of citation precision and recall."""
+
+    name = "citation_accuracy"
+    display = "Citation accuracy"
+    requires = ()
+
+    def __init__(self, *, max_concurrency: int = 8, min_words: int = 4) -> None:
+        self.max_concurrency = validate_concurrency(max_concurrency)
+        if isinstance(min_words, bool) or not isinstance(min_words, int) or min_words < 0:
+            raise ConfigError(f"min_words must be a non-negative integer, got {min_words!r}")
+        self.min_words = min_words
+
+    def validate(self, sample: Sample) -> None:
+        answer_of(sample)
+
+    async def run(self, sample: Sample, judge: Judge, *, memo: VerdictMemo | None = None) -> CheckResult:
+        answer, question = answer_of(sample)
+        if answer.strip() == ABSTENTION:
+            return CheckResult(self.name, 1.0, "abstention: the answer says no relevant evidence was found",
+                               method="deterministic", details={"abstention": True, "rows": []})
+        ledger = KeyLedger(sample.passages)
+        units = cited_sentences(answer, ledger)
+        cited = [u for u in units if u.cited]
+        eligible = sum(1 for u in units if u.sentence.kind == "text" and (u.cited or u.sentence.words >= self.min_words))
+        base = {"sentences": len(units), "cited_sentences": len(cited), "recall_denominator": eligible,
+                "ledger_keys": list(ledger.keys), "malformed_markers": find_malformed_markers(answer)}
+        if not cited:
+            reason = "no citations: no sentence carries a citation key"
+            if base["malformed_markers"]:
+                reason += f" (unclosed markers ignored: {base['malformed_markers'][:3]})"
+            return CheckResult(self.name, 0.0, reason, method="deterministic",
+                               details={**base, "precision": 0.0, "recall": 0.0, "f1": 0.0, "rows": []})
+
+        semaphore = asyncio.Semaphore(self.max_concurrency)
+
+        async def judge_row(unit: CitedSentence) -> tuple[dict, Verdict | None, bool, JudgeError | None]:
+            row = {"index": unit.sentence.index, "sentence": unit.sentence.text, "keys": list(unit.keys),
+                   "fabricated": unit.fabricated, "missing_keys": list(unit.missing_keys)}
+            if unit.fabricated:
+                row.update(verdict="unsupported", reason=f"fabricated key(s) {list(unit.missing_keys)}: the ledger "
+                           f"assigned {list(ledger.keys)[:12]}; no judge call")
+                return row, None, False, None
+            request = build_support_request(unit.claim, list(unit.passages), question=question, check=self.name)
+            try:
+                async with semaphore:
+                    verdict, fresh = await ask(judge, request, memo)
+            except JudgeError as exc:
+                row.update(verdict="error", reason=f"{type(exc).__name__}: {exc}")
+                return row, None, False, exc
+            row.update(verdict="supported" if is_supported(verdict) else "unsupported", label=verdict.label,
+                       p_supported=round(verdict.score, 4), reason=verdict.reason or f"judge: {verdict.label}",
+                       cached=not fresh)
+            return row, verdict, fresh, None
+
+        outcomes = await asyncio.gather(*(judge_row(u) for u in cited))
+        rows = [o[0] for o in outcomes]
+        verdicts = [(v, fresh) for _, v, fresh, _ in outcomes if v is not None]
+        usage = Usage.sum(v.usage if fresh else Usage(cached_calls=1) for v, fresh in verdicts)
+        raw = [v.raw for v, fresh in verdicts if fresh and v.raw]
+        prompt_hash = build_support_request("x", [], check=self.name).prompt_hash
+        failures = [(o[0], o[3]) for o in outcomes if o[3] is not None]
+        if failures:
+            row, exc = failures[0]
+            message = (f"judge failed on sentence {row['index']} ({row['sentence'][:80]!r}): {exc}"
+                       + (f" (and {len(failures) - 1} more)" if len(failures) > 1 else ""))
+            return CheckResult.unscored(self.name, message, raw_replies=raw + list(exc.raw_replies), usage=usage,
+                                        prompt_hash=prompt_hash, details={**base, "rows": rows})
+        supported = sum(1 for r in rows if r["verdict"] == "supported")
+        precision = supported / len(cited)
+        recall = supported / eligible if eligible else 0.0
+        f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
+        fabricated = sum(1 for r in rows if r["fabricated"])
+        reason = (f"{supported}/{len(cited)} cited sentences supported (precision {precision:.2f}), "
+                  f"recall {recall:.2f} over {eligible} sentences, F1 {f1:.2f}")
+        if fabricated:
+            reason += f"; {fabricated} with fabricated keys"
+        unsupported = [r for r in rows if r["verdict"] == "unsupported" and not r["fabricated"]]
+        if unsupported:
+            reason += f"; e.g. unsupported: {unsupported[0]['sentence'][:100]!r}"
+        return CheckResult(self.name, f1, reason, method=combine_methods(v.method for v, _ in verdicts),
+                           usage=usage, raw_replies=raw, prompt_hash=prompt_hash,
+                           details={**base, "precision": precision, "recall": recall, "f1": f1,
+                                    "supported_cited": supported, "fabricated_sentences": fabricated,
+                                    "judge_calls": sum(1 for _, fresh in verdicts if fresh), "rows": rows})

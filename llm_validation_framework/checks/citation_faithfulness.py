@@ -1,0 +1,167 @@
+"""Citation faithfulness: does every ``[N]`` marker point to the passage that supports its claim?
+
+Passages are numbered ``[1]``, ``[2]``, … (or keep their given ids) and each marker must point
+to a passage that supports the claim it is attached to: a claim supported by *another* passage
+is still unfaithful. The score is binary: 1.0 when every marker is faithful, else 0.0 (the
+agent's default threshold for this check alone is 1.0, and ``strict_mode`` pins it there).
+
+Each claim is judged against ONLY the passages its marker cites, with the shared support
+verdict, so the judge is called once per cited sentence (``granularity="sentence"``, the
+default: the whole sentence against all of its markers' passages) or once per marker group
+(``granularity="marker"``: "A [1], while B [2]." asks about "A" with passage 1 and "B" with
+passage 2; a sentence whose markers all sit at its end is one claim either way). When
+citation_accuracy runs in the same evaluation, identical requests are answered once (the
+agent passes both checks one :class:`~llm_validation_framework.citations.memo.VerdictMemo`).
+A marker whose key the ledger never assigned fails without a judge call.
+``check_uncited=True`` also asks, for every uncited sentence of at least four words, whether
+any passage supports it (the seed's "every factual claim is supported"), at one more call each.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from typing import Literal
+
+from ..errors import ConfigError, JudgeError
+from ..inputs import Passage, Sample
+from ..judges.base import Judge
+from ..results import CheckResult
+from ..usage import Usage
+from ..citations.ledger import CitedSentence, KeyLedger, cited_sentences
+from ..citations.markers import CitationMarker, strip_markers
+from ..citations.memo import VerdictMemo, ask
+from .base import Check
+from .citation_accuracy import answer_of, combine_methods, is_supported, validate_concurrency
+from .support import build_support_request
+
+__all__ = ["CitationFaithfulnessCheck"]
+
+Granularity = Literal["sentence", "marker"]
+_FILLER = re.compile(r"[\s.,;:!?\"'\u2019\u201d)\]*_-]*")
+
+
+def _groups(unit: CitedSentence) -> list[list[CitationMarker]]:
+    """Adjacent markers (``[1][2]``, ``[1], [2]``) form one group."""
+    groups: list[list[CitationMarker]] = []
+    text = unit.sentence.text
+    offset = unit.sentence.start
+    for marker in unit.markers:
+        if groups and _FILLER.fullmatch(text[groups[-1][-1].end - offset:marker.start - offset]):
+            groups[-1].append(marker)
+        else:
+            groups.append([marker])
+    return groups
+
+
+def _claims(unit: CitedSentence, granularity: Granularity) -> list[tuple[str, list[CitationMarker]]]:
+    """(claim text, markers) pairs for one cited sentence."""
+    groups = _groups(unit)
+    text, offset = unit.sentence.text, unit.sentence.start
+    terminal = _FILLER.fullmatch(text[groups[-1][-1].end - offset:]) is not None
+    if granularity == "sentence" or len(groups) == 1 and terminal:
+        return [(unit.claim, list(unit.markers))]
+    claims, previous = [], 0
+    for number, group in enumerate(groups):
+        last = number == len(groups) - 1
+        end = len(text) if last and terminal else group[0].start - offset
+        clause = strip_markers(text[previous:end]).strip(" ,;:") or unit.claim
+        claims.append((clause, group))
+        previous = group[-1].end - offset
+    return claims
+
+
+class CitationFaithfulnessCheck(Check):
+    """Binary: every marker points to a passage that supports the claim it is attached to."""
+
+    name = "citation_faithfulness"
+    display = "Citation faithfulness"
+    requires = ()
+
+    def __init__(self, *, granularity: Granularity = "sentence", check_uncited: bool = False,
+                 max_concurrency: int = 8, min_words: int = 4) -> None:
+        if granularity not in ("sentence", "marker"):
+            raise ConfigError(f"granularity must be 'sentence' or 'marker', got {granularity!r}")
+        self.granularity = granularity
+        self.check_uncited = bool(check_uncited)
+        self.max_concurrency = validate_concurrency(max_concurrency)
+        self.min_words = min_words
+
+    def validate(self, sample: Sample) -> None:
+        answer_of(sample)
+
+    async def run(self, sample: Sample, judge: Judge, *, memo: VerdictMemo | None = None) -> CheckResult:
+        answer, question = answer_of(sample)
+        ledger = KeyLedger(sample.passages)
+        units = cited_sentences(answer, ledger)
+        jobs: list[tuple[dict, list[Passage] | None]] = []
+        for unit in (u for u in units if u.cited):
+            for claim, markers in _claims(unit, self.granularity):
+                keys = list(dict.fromkeys(k for m in markers for k in m.keys))
+                passages, missing = ledger.resolve(keys)
+                row = {"sentence_index": unit.sentence.index, "sentence": unit.sentence.text, "claim": claim,
+                       "markers": [m.text for m in markers], "keys": keys, "missing_keys": missing}
+                jobs.append((row, None if missing else passages))
+        if self.check_uncited and sample.passages:
+            for unit in units:
+                if not unit.cited and unit.sentence.kind == "text" and unit.sentence.words >= self.min_words:
+                    row = {"sentence_index": unit.sentence.index, "sentence": unit.sentence.text,
+                           "claim": unit.claim, "markers": [], "keys": [], "missing_keys": []}
+                    jobs.append((row, list(sample.passages)))
+        if not jobs:
+            return CheckResult.not_applicable(
+                self.name, "not applicable: the answer has no [N] citation markers to check", sentences=len(units))
+
+        semaphore = asyncio.Semaphore(self.max_concurrency)
+
+        async def judge_job(row: dict, passages: list[Passage] | None):
+            if passages is None:
+                row.update(verdict="unfaithful", problem="fabricated",
+                           reason=f"{', '.join(row['markers'])} cites {row['missing_keys']}, which no passage has "
+                                  f"(passages: {list(ledger.keys)[:12]}); no judge call")
+                return None, False, None
+            request = build_support_request(row["claim"], passages, question=question, check=self.name)
+            try:
+                async with semaphore:
+                    verdict, fresh = await ask(judge, request, memo)
+            except JudgeError as exc:
+                row.update(verdict="error", problem="judge_error", reason=f"{type(exc).__name__}: {exc}")
+                return None, False, exc
+            ok = is_supported(verdict)
+            where = (f"passage {', '.join(p.id for p in passages)}" if row["markers"] else "no passage")
+            row.update(verdict="faithful" if ok else "unfaithful", label=verdict.label,
+                       p_supported=round(verdict.score, 4), cached=not fresh,
+                       problem=None if ok else ("uncited_unsupported" if not row["markers"] else
+                                                f"cited_passage_{verdict.label}"),
+                       reason=(verdict.reason or f"{where} supports it") if ok else
+                       f"{where} does not support it (judge: {verdict.label})"
+                       + (f": {verdict.reason}" if verdict.reason else ""))
+            return verdict, fresh, None
+
+        outcomes = await asyncio.gather(*(judge_job(row, passages) for row, passages in jobs))
+        rows = [row for row, _ in jobs]
+        verdicts = [(v, fresh) for v, fresh, _ in outcomes if v is not None]
+        usage = Usage.sum(v.usage if fresh else Usage(cached_calls=1) for v, fresh in verdicts)
+        raw = [v.raw for v, fresh in verdicts if fresh and v.raw]
+        prompt_hash = build_support_request("x", [], check=self.name).prompt_hash
+        failed = [{"marker": " ".join(r["markers"]) or "(uncited)", "sentence_index": r["sentence_index"],
+                   "claim": r["claim"], "problem": r["problem"], "reason": r["reason"]}
+                  for r in rows if r["verdict"] == "unfaithful"]
+        details = {"granularity": self.granularity, "claims": len(rows), "failed_markers": failed, "rows": rows,
+                   "judge_calls": sum(1 for _, fresh in verdicts if fresh)}
+        errors = [(row, exc) for (row, _), (_, _, exc) in zip(jobs, outcomes) if exc is not None]
+        if errors:
+            row, exc = errors[0]
+            return CheckResult.unscored(
+                self.name, f"judge failed on sentence {row['sentence_index']} ({row['claim'][:80]!r}): {exc}",
+                raw_replies=raw + list(exc.raw_replies), usage=usage, prompt_hash=prompt_hash, details=details)
+        method = combine_methods(v.method for v, _ in verdicts)
+        if not failed:
+            return CheckResult(self.name, 1.0, f"faithful: all {len(rows)} cited claims are supported by the "
+                               "passages their markers point to", method=method, usage=usage, raw_replies=raw,
+                               prompt_hash=prompt_hash, details=details)
+        first = failed[0]
+        reason = (f"unfaithful: {first['marker']} in sentence {first['sentence_index']} ({first['claim'][:80]!r}) — "
+                  f"{first['reason']}" + (f"; and {len(failed) - 1} more" if len(failed) > 1 else ""))
+        return CheckResult(self.name, 0.0, reason, method=method, usage=usage, raw_replies=raw,
+                           prompt_hash=prompt_hash, details=details)

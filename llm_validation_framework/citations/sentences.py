@@ -1,0 +1,173 @@
+"""Sentence splitting for answers with citations, written for what LLM answers look like.
+
+Rules, in order:
+
+* a fenced code block is one segment of kind ``"code"`` (never split, never judged);
+* blank lines, list items (``-``, ``*``, ``+``, ``•``, ``1.``, ``1)``), headings and table rows
+  start a new segment; a single newline inside a paragraph is a soft wrap;
+* inside a paragraph a sentence ends at ``.``, ``!``, ``?`` or ``…`` followed by whitespace and
+  an upper-case letter, a digit, a quote, a bracket or markdown emphasis — but not after an
+  abbreviation (``Dr.``, ``e.g.``, ``U.S.``, ``et al.``), an initial (``J. K. Rowling``), or
+  inside a URL, inline code or a citation marker; decimals (``3.14``) never qualify because no
+  whitespace follows the point;
+* citation markers right after the end punctuation (``… Paris. [1] Next``) stay with the
+  sentence they follow.
+
+Every sentence keeps its character offsets into the answer, so nothing is lost or reordered:
+``answer[s.start:s.end] == s.text`` for every sentence ``s``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Literal
+
+from .markers import MARKER_RE, code_spans, fenced_spans, strip_markers
+
+__all__ = ["ABBREVIATIONS", "Sentence", "split_sentences", "word_count"]
+
+#: lower-case words (without the final point) after which a point does not end a sentence
+ABBREVIATIONS = frozenset("""
+mr mrs ms dr prof sr jr st mt ft rev gen col lt sgt capt cmdr gov sen rep pres hon
+vs etc al approx ca cf fig figs eq eqs no nos vol vols pp ch sec dept univ inc ltd corp co bros est
+jan feb mar apr jun jul aug sep sept oct nov dec mon tue wed thu fri sat sun
+e.g i.e a.m p.m u.s u.k u.n e.u ph.d b.sc m.sc
+""".split())
+
+_URL_RE = re.compile(r"(?:https?://|www\.)[^\s<>\"'\])]*[^\s<>\"'\]).,;:!?]", re.IGNORECASE)
+_LINK_RE = re.compile(r"\[[^\]\n]*\]\([^)\n]*\)")
+_BLOCK_START_RE = re.compile(r"[ \t]*(?:[-*+\u2022][ \t]+|\d{1,3}[.)][ \t]+|#{1,6}[ \t]|\|)")
+_LIST_PREFIX_RE = re.compile(r"[ \t]*(?:[-*+\u2022]|\d{1,3}[.)]|#{1,6})[ \t]+")
+_END_RE = re.compile(r"[.!?\u2026]+[\"'\u2019\u201d)\]*_]*")
+_NEXT_OK = re.compile(r"[A-Z0-9\"'\u2018\u201c(\[*_#\u00C0-\u00DE\u0391-\u03A9\u0410-\u042F]")
+_WORD_RE = re.compile(r"\w+")
+
+
+@dataclass(frozen=True)
+class Sentence:
+    """One sentence (or code block) of an answer, with its offsets into the answer."""
+
+    index: int
+    text: str
+    start: int
+    end: int
+    kind: Literal["text", "code"] = "text"
+
+    @property
+    def words(self) -> int:
+        return word_count(self.text)
+
+
+def word_count(text: str) -> int:
+    """Words of ``text`` not counting citation markers."""
+    return len(_WORD_RE.findall(strip_markers(text)))
+
+
+def _blocks(text: str, fences: list[tuple[int, int]]) -> list[tuple[int, int, bool]]:
+    """Split into (start, end, is_code) blocks at fences, blank lines, list items, headings, tables."""
+    blocks: list[tuple[int, int, bool]] = []
+    position = 0
+    for fence_start, fence_end in fences + [(len(text), len(text))]:
+        start = position
+        line_start = position
+        previous_was_heading = False
+        while line_start < fence_start:
+            newline = text.find("\n", line_start, fence_start)
+            line_end = fence_start if newline < 0 else newline + 1
+            line = text[line_start:line_end]
+            blank = not line.strip()
+            starts_block = bool(_BLOCK_START_RE.match(line)) or previous_was_heading
+            if (blank or starts_block) and line_start > start:
+                blocks.append((start, line_start, False))
+                start = line_start
+            previous_was_heading = bool(re.match(r"[ \t]*(#{1,6}[ \t]|\|)", line))
+            if blank:
+                start = line_end
+            line_start = line_end
+        if start < fence_start:
+            blocks.append((start, fence_start, False))
+        if fence_end > fence_start:
+            blocks.append((fence_start, fence_end, True))
+        position = fence_end
+    return blocks
+
+
+def _protected(text: str, codes: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    spans = list(codes)
+    spans += [(m.start(), m.end()) for m in _URL_RE.finditer(text)]
+    spans += [(m.start(), m.end()) for m in _LINK_RE.finditer(text)]
+    spans += [(m.start(), m.end()) for m in MARKER_RE.finditer(text)]
+    return spans
+
+
+def _is_abbreviation(text: str, block_start: int, dot: int) -> bool:
+    """Whether the point at ``dot`` closes an abbreviation or an initial."""
+    word_start = dot
+    while word_start > block_start and not text[word_start - 1].isspace() and text[word_start - 1] not in "([\"'\u201c":
+        word_start -= 1
+    word = text[word_start:dot].lower()
+    if not word:
+        return False
+    if len(word) == 1 and word.isalpha():
+        return True  # an initial: "J. K. Rowling"
+    if word in ABBREVIATIONS:
+        return True
+    return bool(re.fullmatch(r"(?:[a-z]\.)+[a-z]", word))  # dotted: "u.s", "e.g", "n.b"
+
+
+def _split_block(text: str, start: int, end: int, protected: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    prefix = _LIST_PREFIX_RE.match(text, start, end)
+    scan_from = prefix.end() if prefix else start
+    cuts: list[int] = []
+    for m in _END_RE.finditer(text, scan_from, end):
+        if any(s <= m.start() < e for s, e in protected):
+            continue
+        if m.group(0)[0] == "." and len(m.group(0).rstrip("\"'\u2019\u201d)]*_")) == 1 \
+                and _is_abbreviation(text, start, m.start()):
+            continue
+        cut = m.end()
+        # citation markers right after the end punctuation belong to this sentence
+        while True:
+            gap = cut
+            while gap < end and text[gap] in " \t":
+                gap += 1
+            marker = MARKER_RE.match(text, gap, end)
+            if not marker:
+                break
+            cut = marker.end()
+        after = cut
+        while after < end and text[after].isspace():
+            after += 1
+        if after >= end:
+            continue  # end of block: it ends here anyway
+        if after == cut or not _NEXT_OK.match(text, after):
+            continue
+        cuts.append(cut)
+    pieces, previous = [], start
+    for cut in cuts:
+        if cut > previous:
+            pieces.append((previous, cut))
+            previous = cut
+    pieces.append((previous, end))
+    return pieces
+
+
+def split_sentences(text: str) -> list[Sentence]:
+    """Split an answer into sentences (and code blocks) with offsets; see the module docstring."""
+    if not text or not text.strip():
+        return []
+    codes = code_spans(text)
+    protected = _protected(text, codes)
+    sentences: list[Sentence] = []
+    for block_start, block_end, is_code in _blocks(text, fenced_spans(text)):
+        pieces = [(block_start, block_end)] if is_code else _split_block(text, block_start, block_end, protected)
+        for piece_start, piece_end in pieces:
+            raw = text[piece_start:piece_end]
+            if not raw.strip():
+                continue
+            lead = len(raw) - len(raw.lstrip())
+            trail = len(raw) - len(raw.rstrip())
+            s, e = piece_start + lead, piece_end - trail
+            sentences.append(Sentence(len(sentences), text[s:e], s, e, "code" if is_code else "text"))
+    return sentences
