@@ -1,0 +1,335 @@
+"""RAGProvider over every kind of retriever: real chromadb (in memory, on disk, reopened),
+LangChain InMemoryVectorStore, custom retrievers; errors; numbering; ranking quality."""
+
+from __future__ import annotations
+
+import asyncio
+import importlib.util
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from langchain_core.callbacks import CallbackManagerForRetrieverRun
+from langchain_core.documents import Document
+from langchain_core.embeddings import DeterministicFakeEmbedding
+from langchain_core.retrievers import BaseRetriever
+from langchain_core.vectorstores import InMemoryVectorStore
+
+from llm_validation_framework.errors import ConfigError, InputError, RetrievalError
+from llm_validation_framework.inputs import Passage
+from llm_validation_framework.retrieval import RAGProvider
+
+TEXTS = [
+    "The Eiffel Tower stands on the Champ de Mars in Paris.",
+    "Mount Everest is the highest mountain above sea level.",
+    "Photosynthesis converts sunlight into chemical energy in plants.",
+    "The Great Wall of China was built to keep out northern raiders.",
+    "Python was first released by Guido van Rossum in 1991.",
+    "Antibiotics do not work against viral infections.",
+]
+SOURCES = [f"doc-{i}" for i in range(len(TEXTS))]
+
+
+class KeywordRetriever(BaseRetriever):
+    """A custom retriever: documents ranked by words shared with the query."""
+
+    texts: list[str]
+    sources: list[str]
+
+    def _get_relevant_documents(self, query: str, *, run_manager: CallbackManagerForRetrieverRun) -> list[Document]:
+        words = set(query.lower().split())
+        ranked = sorted(zip(self.texts, self.sources), key=lambda ts: -len(words & set(ts[0].lower().split())))
+        return [Document(page_content=t, metadata={"source": s}) for t, s in ranked]
+
+
+class FailingRetriever(BaseRetriever):
+    def _get_relevant_documents(self, query: str, *, run_manager: CallbackManagerForRetrieverRun) -> list[Document]:
+        raise ConnectionError("vector database unreachable")
+
+
+class InvokeOnly:
+    """Not a LangChain class at all: only a synchronous invoke."""
+
+    def __init__(self) -> None:
+        self.inner = KeywordRetriever(texts=TEXTS, sources=SOURCES)
+
+    def invoke(self, query):
+        return self.inner.invoke(query)
+
+
+class AInvokeOnly:
+    def __init__(self) -> None:
+        self.inner = KeywordRetriever(texts=TEXTS, sources=SOURCES)
+
+    async def ainvoke(self, query):
+        await asyncio.sleep(0)
+        return self.inner.invoke(query)
+
+
+def metadatas():
+    return [{"source": s} for s in SOURCES]
+
+
+# -- one conformance suite, every provider kind ----------------------------------------------------
+def _inmemory(embedding) -> RAGProvider:
+    store = InMemoryVectorStore(embedding)
+    store.add_texts(TEXTS, metadatas=metadatas())
+    return RAGProvider(store.as_retriever(search_kwargs={"k": len(TEXTS)}), k=3)
+
+
+def _persistent_then_reopened(tmp_path) -> RAGProvider:
+    RAGProvider.from_texts(TEXTS, metadatas=metadatas(), path=tmp_path / "db", collection="facts")
+    return RAGProvider.from_chroma(tmp_path / "db", "facts", k=3)
+
+
+KINDS = {
+    "chroma-in-memory": lambda tmp_path: RAGProvider.from_texts(TEXTS, metadatas=metadatas(), k=3),
+    "chroma-on-disk": lambda tmp_path: RAGProvider.from_texts(TEXTS, metadatas=metadatas(), path=tmp_path / "db", k=3),
+    "chroma-reopened": _persistent_then_reopened,
+    "inmemory-fake-embedding": lambda tmp_path: _inmemory(DeterministicFakeEmbedding(size=64)),
+    "inmemory-minilm": lambda tmp_path: _inmemory(
+        __import__("llm_validation_framework.retrieval", fromlist=["MiniLMEmbeddings"]).MiniLMEmbeddings()),
+    "custom-retriever": lambda tmp_path: RAGProvider(KeywordRetriever(texts=TEXTS, sources=SOURCES), k=3),
+    "invoke-only": lambda tmp_path: RAGProvider(InvokeOnly(), k=3),
+    "ainvoke-only": lambda tmp_path: RAGProvider(AInvokeOnly(), k=3),
+}
+
+
+@pytest.fixture(params=sorted(KINDS))
+def provider(request, tmp_path) -> RAGProvider:
+    return KINDS[request.param](tmp_path)
+
+
+class TestProviderConformance:
+    """What every RAGProvider guarantees, whatever retriever is behind it."""
+
+    async def test_top_k_numbered_passages(self, provider):
+        passages = await provider.aretrieve(TEXTS[2])
+        assert len(passages) == 3
+        assert all(isinstance(p, Passage) for p in passages)
+        assert [p.id for p in passages] == ["1", "2", "3"]
+        assert all(p.text in TEXTS for p in passages)
+        assert len({p.text for p in passages}) == 3
+
+    async def test_exact_text_ranks_first_with_its_source(self, provider):
+        for i in (0, 4):
+            first = (await provider.aretrieve(TEXTS[i]))[0]
+            assert first.text == TEXTS[i]
+            assert first.source == SOURCES[i]
+
+    def test_sync_and_async_agree(self, provider):
+        assert provider.retrieve(TEXTS[3]) == asyncio.run(provider.aretrieve(TEXTS[3]))
+
+    async def test_concurrent_queries(self, provider):
+        results = await asyncio.gather(*(provider.aretrieve(t) for t in TEXTS))
+        assert [r[0].text for r in results] == TEXTS
+
+    async def test_empty_query_is_an_input_error(self, provider):
+        with pytest.raises(InputError, match="non-empty string"):
+            await provider.aretrieve("  ")
+
+
+# -- k and numbering ----------------------------------------------------------------------------
+@pytest.mark.parametrize("k", [1, 2, 6])
+def test_k_is_respected(k):
+    passages = RAGProvider(KeywordRetriever(texts=TEXTS, sources=SOURCES), k=k).retrieve("Eiffel Tower in Paris")
+    assert [p.id for p in passages] == [str(i) for i in range(1, k + 1)]
+    assert passages[0].text == TEXTS[0]
+
+
+def test_fewer_documents_than_k():
+    provider = RAGProvider.from_texts(TEXTS[:2], k=5)
+    assert [p.id for p in provider.retrieve("mountains")] == ["1", "2"]
+
+
+def test_documents_without_source_and_plain_strings():
+    class Strings:
+        def invoke(self, query):
+            return ["first", Document(page_content="second"), "third"]
+
+    passages = RAGProvider(Strings(), k=2).retrieve("q")
+    assert passages == [Passage("1", "first"), Passage("2", "second")]
+
+
+@pytest.mark.parametrize("k", [0, -1, True, 2.5, "3", None])
+def test_bad_k_is_a_clear_error(k):
+    with pytest.raises(ConfigError, match="k must be a positive integer"):
+        RAGProvider(KeywordRetriever(texts=TEXTS, sources=SOURCES), k=k)
+    with pytest.raises(ConfigError, match="k must be a positive integer"):
+        RAGProvider.from_texts(TEXTS, k=k)
+
+
+def test_bad_retriever_is_a_clear_error():
+    with pytest.raises(ConfigError, match="invoke/ainvoke.*got object"):
+        RAGProvider(object())
+    store = InMemoryVectorStore(DeterministicFakeEmbedding(size=8))
+    with pytest.raises(ConfigError, match=r"store.as_retriever\(\)"):
+        RAGProvider(store)
+
+
+# -- the user's retriever fails ------------------------------------------------------------------
+def test_retriever_error_names_the_retriever_and_chains_the_cause():
+    provider = RAGProvider(FailingRetriever())
+    with pytest.raises(RetrievalError, match="FailingRetriever raised ConnectionError: vector database unreachable") as info:
+        provider.retrieve("anything")
+    assert info.value.retriever == "FailingRetriever"
+    assert isinstance(info.value.__cause__, ConnectionError)
+
+
+async def test_retriever_error_async_and_from_invoke_only():
+    class Broken:
+        def invoke(self, query):
+            raise KeyError("index")
+
+    with pytest.raises(RetrievalError, match="FailingRetriever") as info:
+        await RAGProvider(FailingRetriever()).aretrieve("anything")
+    assert isinstance(info.value.__cause__, ConnectionError)
+    with pytest.raises(RetrievalError, match="Broken raised KeyError") as info:
+        await RAGProvider(Broken()).aretrieve("anything")
+    assert isinstance(info.value.__cause__, KeyError)
+
+
+@pytest.mark.parametrize("returned", [None, "a string", {"page_content": "x"}, 42, [object()]])
+def test_retriever_returning_nonsense_is_a_retrieval_error(returned):
+    class Odd:
+        def invoke(self, query):
+            return returned
+
+    with pytest.raises(RetrievalError, match="Odd returned"):
+        RAGProvider(Odd()).retrieve("q")
+
+
+def test_ainvoke_only_retriever_inside_a_running_loop_says_to_await():
+    async def main():
+        RAGProvider(AInvokeOnly()).retrieve("q")
+
+    with pytest.raises(RuntimeError, match="await provider.aretrieve"):
+        asyncio.run(main())
+
+
+# -- embedded chromadb ---------------------------------------------------------------------------
+def test_two_in_memory_stores_do_not_mix():
+    a = RAGProvider.from_texts(["apples are red fruit"], k=5)
+    b = RAGProvider.from_texts(["bananas are yellow fruit"], k=5)
+    assert [p.text for p in a.retrieve("fruit")] == ["apples are red fruit"]
+    assert [p.text for p in b.retrieve("fruit")] == ["bananas are yellow fruit"]
+
+
+def test_in_memory_store_uses_cosine_distance_of_our_embeddings():
+    provider = RAGProvider.from_texts(TEXTS, k=2)
+    documents = provider.retriever.invoke(TEXTS[1])
+    assert documents[0].metadata["distance"] == pytest.approx(0.0, abs=1e-4)  # identical text, unit vectors
+    assert 0.5 < documents[1].metadata["distance"] <= 2.0
+    assert provider.retriever.collection.configuration_json["embedding_function"]["name"] == "lvf-minilm-l6-v2-int8"
+
+
+def test_persistent_store_is_rebuilt_idempotently_and_reopened_in_a_fresh_process(tmp_path):
+    path = tmp_path / "store"
+    RAGProvider.from_texts(TEXTS, metadatas=metadatas(), path=path, collection="facts")
+    again = RAGProvider.from_texts(TEXTS, metadatas=metadatas(), path=path, collection="facts")
+    assert again.retriever.collection.count() == len(TEXTS)
+    code = ("from llm_validation_framework.retrieval import RAGProvider; import sys; "
+            "p = RAGProvider.from_chroma(sys.argv[1], 'facts', k=1); "
+            "print(p.retrieve('Which is the tallest peak on Earth?')[0].source)")
+    out = subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.strip().splitlines()[-1] == "doc-1"
+
+
+def test_from_texts_with_ids_and_bad_arguments(tmp_path):
+    provider = RAGProvider.from_texts(TEXTS[:2], ids=["a", "b"], k=2)
+    assert {d.metadata["id"] for d in provider.retriever.invoke("x")} == {"a", "b"}
+    with pytest.raises(ConfigError, match="texts must be a non-empty list"):
+        RAGProvider.from_texts("one string")
+    with pytest.raises(ConfigError, match="texts must be a non-empty list"):
+        RAGProvider.from_texts([])
+    with pytest.raises(ConfigError, match=r"texts\[1\] must be a string"):
+        RAGProvider.from_texts(["ok", None])
+    with pytest.raises(ConfigError, match="metadatas must be a list with one dict per text"):
+        RAGProvider.from_texts(TEXTS, metadatas=[{}])
+    with pytest.raises(ConfigError, match="ids must be 6 distinct strings"):
+        RAGProvider.from_texts(TEXTS, ids=["same"] * 6)
+    with pytest.raises(ConfigError, match="embedding_function must be a chromadb embedding function"):
+        RAGProvider.from_texts(TEXTS, embedding_function=DeterministicFakeEmbedding(size=8))
+    with pytest.raises(ConfigError, match="collection must be a non-empty string"):
+        RAGProvider.from_texts(TEXTS, collection="")
+
+
+def test_from_chroma_errors(tmp_path):
+    missing = tmp_path / "nowhere"
+    with pytest.raises(ConfigError, match="no chromadb store"):
+        RAGProvider.from_chroma(missing, "facts")
+    assert not missing.exists()  # opening never creates a store
+    RAGProvider.from_texts(TEXTS, path=tmp_path / "db", collection="facts")
+    RAGProvider.from_texts(TEXTS, path=tmp_path / "db", collection="more-facts")
+    with pytest.raises(ConfigError, match="has no collection 'fact'; existing: 'facts', 'more-facts'"):
+        RAGProvider.from_chroma(tmp_path / "db", "fact")
+
+
+def test_from_chroma_with_another_embedding_function_is_a_clear_error(tmp_path):
+    from chromadb.api.types import EmbeddingFunction
+
+    class Tiny(EmbeddingFunction):
+        def __init__(self) -> None:
+            pass
+
+        def __call__(self, input):
+            return [[float(len(t)), 1.0] for t in input]
+
+        @staticmethod
+        def name() -> str:
+            return "tiny-test-embedding"
+
+        def get_config(self):
+            return {}
+
+        @staticmethod
+        def build_from_config(config):
+            return Tiny()
+
+    provider = RAGProvider.from_texts(TEXTS, embedding_function=Tiny(), path=tmp_path / "db", collection="tiny")
+    assert len(provider.retrieve("anything")) == 4
+    with pytest.raises(ConfigError, match="another embedding function.*tiny-test-embedding"):
+        RAGProvider.from_chroma(tmp_path / "db", "tiny")
+    assert len(RAGProvider.from_chroma(tmp_path / "db", "tiny", embedding_function=Tiny()).retrieve("x")) == 4
+
+
+def test_a_failing_embedding_function_is_a_retrieval_error():
+    from chromadb.api.types import EmbeddingFunction
+
+    class Exploding(EmbeddingFunction):
+        def __init__(self) -> None:
+            pass
+
+        def __call__(self, input):
+            raise RuntimeError("GPU on fire")
+
+        @staticmethod
+        def name() -> str:
+            return "exploding-test-embedding"
+
+    with pytest.raises(RetrievalError, match="GPU on fire"):
+        RAGProvider.from_texts(TEXTS, embedding_function=Exploding())
+
+
+# -- ranking quality on a made-up corpus (real embeddings) -------------------------------------------
+def _benchmark():
+    path = Path(__file__).resolve().parent.parent / "benchmarks" / "retrieval_ranking.py"
+    spec = importlib.util.spec_from_file_location("retrieval_ranking", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_right_passage_ranks_first_for_paraphrased_questions():
+    bench = _benchmark()
+    rankings = bench.embedding_rankings()
+    top1, mrr = bench.metrics(rankings)
+    base_top1, base_mrr = bench.metrics([bench.overlap_ranking(q) for q, _ in bench.QUERIES])
+    assert len(bench.CORPUS) >= 10 and len(bench.QUERIES) >= 2 * len(bench.CORPUS)
+    assert top1 >= 0.9 and mrr >= 0.95
+    assert top1 >= base_top1 + 0.25  # meaning, not shared words
+    # every passage is found first for at least one of its paraphrases
+    firsts = {want for ranking, (_, want) in zip(rankings, bench.QUERIES) if ranking[0] == want}
+    assert firsts == {source for source, _ in bench.CORPUS}
