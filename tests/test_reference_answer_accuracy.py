@@ -25,7 +25,7 @@ def block(tag, prompt):
 
 def by_template(first, second):
     """Reply ``first`` to template 1 and ``second`` to template 2 (recognised by their closing line)."""
-    return ScriptedJudge(lambda r: first if "give the reference answer?" in r.prompt else second)
+    return ScriptedJudge(lambda r: first if "give the reference answer (" in r.prompt else second)
 
 
 def run(data, judge, **kwargs):
@@ -59,7 +59,7 @@ def test_template_two_swaps_response_and_reference_slots():
     first, second = (r.prompt for r in judge.requests)
     assert block("response", first) == EINSTEIN["answer"] and block("reference", first) == "1879"
     assert block("response", second) == "1879" and block("reference", second) == EINSTEIN["answer"]
-    assert judge.requests[0].instructions != judge.requests[1].instructions
+    assert judge.requests[0].prompt.splitlines()[-4] != judge.requests[1].prompt.splitlines()[-4]
     assert all(r.options == {"0": 0.0, "2": 0.5, "4": 1.0} for r in judge.requests)
 
 
@@ -93,7 +93,8 @@ def test_first_template_invalid_keeps_the_valid_second():
     result = run(EINSTEIN, judge)
     assert result.score == 0.5
     assert any("response_vs_reference" in note for note in result.notes)
-    assert result.details["ratings"][0]["score"] is None and "VerdictParseError" in result.details["ratings"][0]["error"]
+    first = result.details["ratings"][0]
+    assert first["score"] is None and "VerdictParseError" in first["error"]
 
 
 def test_second_template_failing_call_keeps_the_first():

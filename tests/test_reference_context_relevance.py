@@ -59,7 +59,7 @@ def test_each_per_passage_request_holds_one_passage_and_the_first_holds_all():
     assert len(whole) == 1 and passages_in(whole[0]) == ["1", "2", "3"]
     assert sorted(passages_in(r)[0] for r in single) == ["1", "2", "3"]
     assert all(len(passages_in(r)) == 1 for r in single)
-    assert whole[0].instructions != single[0].instructions
+    assert whole[0].prompt.splitlines()[-4] != single[0].prompt.splitlines()[-4]
 
 
 @pytest.mark.parametrize("label, expected", [("0", 0.0), ("1", 0.5), ("2", 1.0)])
@@ -150,7 +150,8 @@ def test_agent_uses_rag_passages_when_the_case_has_none():
 
     rag = FakeRAG()
     judge = ScriptedJudge(lambda r: {"verdict": "2"})
-    result = ContextRelevanceAgent(judge=judge, rag=rag, threshold=0.7).evaluate({"question": "Where was Einstein born?"})
+    agent = ContextRelevanceAgent(judge=judge, rag=rag, threshold=0.7)
+    result = agent.evaluate({"question": "Where was Einstein born?"})
     assert rag.queries == ["Where was Einstein born?"]
     assert result["status"] == "PASS" and result.checks[0].details["per_passage"][0]["id"] == "7"
 

@@ -42,7 +42,7 @@ def test_two_templates_over_the_same_passages_and_response():
     result = run(CASE, judge)
     assert result.score == pytest.approx(0.75)
     first, second = judge.requests
-    assert first.instructions != second.instructions
+    assert first.prompt.splitlines()[-4] != second.prompt.splitlines()[-4]
     for request in judge.requests:
         assert request.options == {"0": 0.0, "1": 0.5, "2": 1.0}
         assert "unsupported" in request.extra_fields

@@ -114,15 +114,16 @@ def view_of(rating: Rating) -> View:
 
 
 def combine_ratings(name: str, ratings: Sequence[Rating], *, views: Sequence[View] | None = None,
-                    details: dict[str, Any] | None = None) -> CheckResult:
+                    details: dict[str, Any] | None = None, prompt_hash: str | None = None) -> CheckResult:
     """Mean of the valid views' scores (by default one view per rating); none valid → unscored.
 
     ``ratings`` are every judge call made (for usage, raw replies and the prompt hash);
-    ``views`` say how they count (e.g. many per-passage ratings reduced to one max).
+    ``views`` say how they count (e.g. many per-passage ratings reduced to one max);
+    ``prompt_hash`` identifies the check's templates (default: a hash of the requests' hashes).
     """
     views = list(views) if views is not None else [view_of(r) for r in ratings]
     usage = Usage.sum(r.usage for r in ratings)
-    prompt_hash = short_hash(*sorted({r.request.prompt_hash for r in ratings}))
+    prompt_hash = prompt_hash or short_hash(*sorted({r.request.prompt_hash for r in ratings}))
     details = dict(details or {})
     details.setdefault("ratings", [r.row() for r in ratings])
     raw = [reply for r in ratings for reply in r.raw_replies]
