@@ -1,0 +1,299 @@
+"""``lvf``: the command line, thin over :func:`~llm_validation_framework.runner.run_dataset` (built with click).
+
+    lvf run CASES.jsonl --agent accuracy,citation [--provider P --model M --api-base URL]
+            [--concurrency N] [--out results.jsonl] [--html report.html] [--resume] [--limit N]
+            [--no-cache] [--map question=prompt ...]
+    lvf check --agent relevancy --question "…" --answer "…"
+    lvf config show
+    lvf report results.jsonl --html report.html
+
+Exit codes: 0 every case passed; 1 some case failed, was unscored or errored; 2 usage or
+configuration error; 130 interrupted (the results so far are kept: re-run with --resume).
+``--judge module:attr`` uses any Judge object (or a zero-argument callable returning one)
+instead of provider/model: custom judges, and the ScriptedJudge the tests inject.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import shlex
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+
+from .errors import ConfigError, LVFError
+
+__all__ = ["main"]
+
+EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
+
+_judge_options = [
+    click.option("--provider", help="litellm provider (anthropic, openai, ollama …) or 'local' for the offline judge"),
+    click.option("--model", help="judge model name"),
+    click.option("--api-base", help="server URL for Ollama / vLLM / llama.cpp / a proxy"),
+    click.option("--config", "config_path", type=click.Path(dir_okay=False), help="config.ini to read"),
+    click.option("--judge", "judge_path", metavar="MODULE:ATTR",
+                 help="use this Judge object (or a callable returning one) instead of --provider/--model"),
+    click.option("--no-cache", is_flag=True, help="do not read or write the judge-response cache"),
+    click.option("--cache-path", type=click.Path(dir_okay=False), help="sqlite file of the judge-response cache"),
+]
+
+
+def judge_options(func):
+    for option in reversed(_judge_options):
+        func = option(func)
+    return func
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="llm_validation_framework", message="lvf %(version)s")
+def main() -> None:
+    """Check LLM answers with LLM-as-a-judge agents."""
+
+
+# ---------------------------------------------------------------------------------------
+@main.command()
+@click.argument("cases", type=click.Path(dir_okay=False))
+@click.option("--agent", "-a", "agents", multiple=True, required=True,
+              help="agent name(s), comma separated: accuracy, relevancy, citation, answer_accuracy, "
+                   "context_relevance, groundedness (or package.module:Class)")
+@judge_options
+@click.option("--concurrency", "-j", type=click.IntRange(min=1), help="cases in flight at once (default: settings, 8)")
+@click.option("--out", "-o", type=click.Path(dir_okay=False), help="results JSONL (default: <cases>.results.jsonl)")
+@click.option("--html", type=click.Path(dir_okay=False), help="also write a self-contained HTML report here")
+@click.option("--resume", is_flag=True, help="keep the cases already in --out, run the rest")
+@click.option("--overwrite", is_flag=True, help="replace an existing --out file")
+@click.option("--limit", type=click.IntRange(min=1), help="only the first N cases")
+@click.option("--map", "field_map", multiple=True, metavar="OURS=THEIRS",
+              help="read our field from another column, e.g. --map question=prompt (repeatable)")
+@click.option("--threshold", type=click.FloatRange(0, 1), help="pass threshold for every agent")
+@click.option("--quiet", "-q", is_flag=True, help="no progress bar")
+def run(cases: str, agents: tuple[str, ...], provider: str | None, model: str | None, api_base: str | None,
+        config_path: str | None, judge_path: str | None, no_cache: bool, cache_path: str | None,
+        concurrency: int | None, out: str | None, html: str | None, resume: bool, overwrite: bool,
+        limit: int | None, field_map: tuple[str, ...], threshold: float | None, quiet: bool) -> None:
+    """Evaluate every case of a JSONL file; write results as they finish."""
+    from .runner import default_out_path, render_summary, run_dataset
+    from .runner.progress_bar import RunProgressBar
+
+    out_path = Path(out) if out else default_out_path(cases)
+    bar = RunProgressBar(enabled=False if quiet else None)
+    try:
+        settings = _settings(config_path, provider, model, api_base) if judge_path is None else None
+        judge = _load_judge(judge_path) if judge_path else None
+        cache = _cache_choice(no_cache, cache_path, settings)
+        if concurrency is None:
+            concurrency = settings.concurrency if settings is not None else 8
+        with bar:
+            summary = run_dataset(
+                cases, list(agents), concurrency=concurrency, out=out_path, resume=resume, overwrite=overwrite,
+                limit=limit, field_map=list(field_map), cache=cache, on_progress=bar.update, judge=judge,
+                provider=provider, model=model, api_base=api_base, config_path=config_path, threshold=threshold,
+                settings={"config_file": str(settings.config_file.path) if settings and settings.config_file.path
+                          else None, "judge_path": judge_path})
+    except KeyboardInterrupt:
+        done = bar.last.done if bar.last else 0
+        click.echo(f"\ninterrupted: {done} result(s) of this run are in {out_path}. Continue with:\n  "
+                   + _resume_command(), err=True)
+        sys.exit(EXIT_INTERRUPTED)
+    except LVFError as exc:  # ConfigError, RunAbortedError …
+        _fail(exc)
+    render_summary(summary, _stdout_console())
+    if html:
+        from .report import write_report
+
+        write_report(out_path, html)
+        click.echo(f"HTML report: {html}")
+    sys.exit(summary.exit_code)
+
+
+# ---------------------------------------------------------------------------------------
+@main.command()
+@click.option("--agent", "-a", "agent_name", required=True, help="agent name, e.g. relevancy or accuracy")
+@click.option("--question")
+@click.option("--answer")
+@click.option("--reference")
+@click.option("--context", "contexts", multiple=True, help="a passage (repeatable)")
+@click.option("--case", "case_json", help="the whole case as a JSON object instead of the options above")
+@judge_options
+@click.option("--threshold", type=click.FloatRange(0, 1))
+@click.option("--json", "as_json", is_flag=True, help="print the full result as JSON")
+def check(agent_name: str, question: str | None, answer: str | None, reference: str | None,
+          contexts: tuple[str, ...], case_json: str | None, provider: str | None, model: str | None,
+          api_base: str | None, config_path: str | None, judge_path: str | None, no_cache: bool,
+          cache_path: str | None, threshold: float | None, as_json: bool) -> None:
+    """Evaluate one case given on the command line."""
+    from .runner.registry import agent_class
+
+    try:
+        data = _case_from_options(question, answer, reference, contexts, case_json)
+        settings = _settings(config_path, provider, model, api_base) if judge_path is None else None
+        judge = _load_judge(judge_path) if judge_path else _make_judge(provider, model, api_base, config_path)
+        cache = _cache_choice(no_cache, cache_path, settings)
+        if cache is not False:
+            from .cache import CachedJudge
+
+            judge = CachedJudge(judge, None if cache is True else cache)
+        cls = agent_class(agent_name)
+        agent = cls(judge=judge, **({"threshold": threshold} if threshold is not None else {}))
+        result = agent.evaluate(data)
+    except LVFError as exc:
+        _fail(exc)
+    if as_json:
+        click.echo(json.dumps(result.to_dict(), ensure_ascii=False, indent=2, default=str))
+    else:
+        _print_result(result)
+    sys.exit(EXIT_OK if result.passed else EXIT_FAILED)
+
+
+# ---------------------------------------------------------------------------------------
+@main.group()
+def config() -> None:
+    """Inspect the resolved settings."""
+
+
+@config.command("show")
+@click.option("--config", "config_path", type=click.Path(dir_okay=False), help="config.ini to read")
+@click.option("--provider")
+@click.option("--model")
+@click.option("--api-base")
+def config_show(config_path: str | None, provider: str | None, model: str | None, api_base: str | None) -> None:
+    """Print every setting, its value (secrets redacted) and where it came from."""
+    from rich.table import Table
+
+    try:
+        settings = _settings(config_path, provider, model, api_base)
+    except LVFError as exc:
+        _fail(exc)
+    table = Table(title="lvf settings (precedence: argument > environment > config.ini > default)",
+                  title_justify="left")
+    table.add_column("setting")
+    table.add_column("value")
+    table.add_column("from")
+    for row in settings.report():
+        table.add_row(row.name, row.value, row.source)
+    _stdout_console().print(table)
+
+
+# ---------------------------------------------------------------------------------------
+@main.command()
+@click.argument("results", type=click.Path(exists=True, dir_okay=False))
+@click.option("--html", required=True, type=click.Path(dir_okay=False), help="where to write the report")
+def report(results: str, html: str) -> None:
+    """Write the HTML report of an existing results file."""
+    from .report import write_report
+
+    try:
+        write_report(results, html)
+    except LVFError as exc:
+        _fail(exc)
+    click.echo(f"HTML report: {html}")
+
+
+# ---------------------------------------------------------------------------------------
+def _settings(config_path: str | None, provider: str | None, model: str | None, api_base: str | None) -> Any:
+    from .config import Settings
+
+    return Settings(config_path=config_path, provider=provider, model=model, api_base=api_base)
+
+
+def _make_judge(provider: str | None, model: str | None, api_base: str | None, config_path: str | None) -> Any:
+    from .judges import make_judge
+
+    return make_judge(provider=provider, model=model, api_base=api_base, config_path=config_path)
+
+
+def _load_judge(path: str) -> Any:
+    """``package.module:attr`` → a Judge (``attr`` may be a Judge or a zero-argument callable returning one)."""
+    from .judges.base import Judge
+
+    module_name, _, attr = path.partition(":")
+    if not module_name or not attr:
+        raise ConfigError(f"--judge {path!r}: write MODULE:ATTR, e.g. --judge my_project.judges:make_judge")
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as exc:
+        raise ConfigError(f"--judge {path!r}: cannot import {module_name} ({exc})") from exc
+    target = getattr(module, attr, None)
+    if target is None:
+        raise ConfigError(f"--judge {path!r}: {module_name} has no attribute {attr!r}")
+    judge = target if isinstance(target, Judge) else target() if callable(target) else target
+    if not isinstance(judge, Judge):
+        raise ConfigError(f"--judge {path!r} gave {type(judge).__name__}, not a Judge")
+    return judge
+
+
+def _cache_choice(no_cache: bool, cache_path: str | None, settings: Any) -> bool | Path:
+    if no_cache:
+        return False
+    if cache_path:
+        return Path(cache_path)
+    cache_dir = getattr(settings, "cache_dir", None)
+    if cache_dir:
+        return Path(cache_dir) / "judge-cache.sqlite"
+    return True
+
+
+def _case_from_options(question: str | None, answer: str | None, reference: str | None,
+                       contexts: tuple[str, ...], case_json: str | None) -> dict[str, Any]:
+    data: dict[str, Any] = {}
+    if case_json:
+        try:
+            data = json.loads(case_json)
+        except json.JSONDecodeError as exc:
+            raise ConfigError(f"--case is not valid JSON: {exc.msg} at column {exc.colno}") from None
+        if not isinstance(data, dict):
+            raise ConfigError("--case must be a JSON object like '{\"question\": …, \"answer\": …}'")
+    for key, value in (("question", question), ("answer", answer), ("reference", reference)):
+        if value is not None:
+            data[key] = value
+    if contexts:
+        data["contexts"] = list(contexts)
+    if not data:
+        raise ConfigError("give the case with --question/--answer (and --reference, --context) or --case JSON")
+    return data
+
+
+def _print_result(result: Any) -> None:
+    from rich.markup import escape
+    from rich.table import Table
+
+    console = _stdout_console()
+    score = "-" if result.score is None else f"{result.score:.3f}"
+    colour = {"PASS": "green", "FAIL": "red"}.get(result.status, "yellow")
+    console.print(f"[bold {colour}]{result.status}[/]  {escape(result.agent)}  score {score}  "
+                  f"threshold {result.threshold}")
+    table = Table(show_header=True)
+    for column in ("check", "score", "method", "weight", "reason"):
+        table.add_column(column, overflow="fold")
+    for item in result.checks:
+        table.add_row(escape(item.name), "-" if item.score is None else f"{item.score:.3f}", item.method,
+                      "-" if item.weight is None else f"{item.weight:g}", escape(item.reason))
+    console.print(table)
+    usage = result.usage
+    cost = "unknown" if usage.cost_usd is None else f"${usage.cost_usd:.5f}"
+    console.print(f"judge {escape(result.judge)}: {usage.calls} call(s), {usage.cached_calls} cached, "
+                  f"{usage.total_tokens} tokens, cost {cost}, {result.duration_s:.2f}s")
+
+
+def _stdout_console() -> Any:
+    from rich.console import Console
+
+    return Console(soft_wrap=False)
+
+
+def _fail(exc: BaseException) -> None:
+    click.echo(f"error: {exc}", err=True)
+    sys.exit(EXIT_USAGE)
+
+
+def _resume_command() -> str:
+    args = [arg for arg in sys.argv[1:] if arg not in ("--overwrite", "--resume")]
+    return shlex.join(["lvf", *args, "--resume"])
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

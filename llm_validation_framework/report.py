@@ -1,0 +1,291 @@
+"""One self-contained HTML file from a results file: summary, score histograms, every case expandable.
+
+    write_report("results.jsonl", "report.html")      # or: lvf report results.jsonl --html report.html
+
+Inline CSS, a few lines of inline JS (filters) and inline SVG charts: the file opens offline.
+Every text that came from a case, a judge or a setting is HTML-escaped (answers under test are
+adversarial); nothing from the data is ever placed inside the script.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import os
+from collections import OrderedDict
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import Any
+
+from .errors import ConfigError
+
+__all__ = ["render_report", "write_report"]
+
+BINS = 10
+MAX_ROWS_PER_TABLE = 200
+MAX_TEXT = 4000
+
+
+def write_report(results: str | os.PathLike[str], out: str | os.PathLike[str]) -> Path:
+    """Read ``results`` (a results JSONL) and write the HTML report to ``out``."""
+    from .runner.results_file import iter_results
+
+    path = Path(results).expanduser()
+    if not path.is_file():
+        raise ConfigError(f"results file {str(path)!r} does not exist")
+    headers: list[dict[str, Any]] = []
+    cases: OrderedDict[tuple[str, str], dict[str, Any]] = OrderedDict()
+    for record in iter_results(path):
+        if record["type"] == "header":
+            headers.append(record)
+        elif record["type"] == "case":
+            key = (str(record.get("agent")), str(record.get("id")))
+            cases.pop(key, None)  # the last line for an (agent, id) wins
+            cases[key] = record
+    if not headers and not cases:
+        raise ConfigError(f"{path} holds no lvf results (no header or case lines)")
+    target = Path(out).expanduser()
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(render_report(headers, cases.values(), title=path.name), encoding="utf-8")
+    return target
+
+
+def render_report(headers: list[Mapping[str, Any]], cases: Iterable[Mapping[str, Any]], *, title: str = "") -> str:
+    by_agent: OrderedDict[str, list[Mapping[str, Any]]] = OrderedDict()
+    for case in cases:
+        by_agent.setdefault(str(case.get("agent")), []).append(case)
+    header = headers[0] if headers else {}
+    thresholds = {a.get("name"): a.get("threshold") for a in header.get("agents", []) if isinstance(a, Mapping)}
+    parts = [_HEAD.replace("$title", _e(f"lvf report · {title}")), f"<h1>lvf report <small>{_e(title)}</small></h1>"]
+    parts.append(_run_info(headers))
+    parts.append(_summary_table(by_agent))
+    parts.append('<section class="charts">')
+    for agent, items in by_agent.items():
+        parts.append(_histogram(agent, items, thresholds.get(agent)))
+    parts.append("</section>")
+    parts.append(_FILTERS)
+    for agent, items in by_agent.items():
+        parts.append(f'<h2>{_e(agent)} <small>{len(items)} case(s)</small></h2><div class="cases">')
+        parts.extend(_case(item) for item in items)
+        parts.append("</div>")
+    parts.append(_SCRIPT + "</body></html>")
+    return "\n".join(parts)
+
+
+# -- pieces --------------------------------------------------------------------------------
+def _e(value: Any) -> str:
+    text = "" if value is None else str(value)
+    if len(text) > MAX_TEXT:
+        text = text[:MAX_TEXT] + f"… ({len(text) - MAX_TEXT} more characters)"
+    return html.escape(text, quote=True)
+
+
+def _score(value: Any) -> str:
+    return "–" if not isinstance(value, (int, float)) or isinstance(value, bool) else f"{value:.3f}"
+
+
+def _run_info(headers: list[Mapping[str, Any]]) -> str:
+    if not headers:
+        return '<p class="muted">no header line found</p>'
+    first = headers[0]
+    judge = first.get("judge") or {}
+    rows = [("created", first.get("created")), ("framework", first.get("framework_version")),
+            ("dataset", (first.get("dataset") or {}).get("path")),
+            ("judge", json.dumps(judge, ensure_ascii=False, sort_keys=True)),
+            ("prompt hashes", json.dumps(first.get("prompt_hashes") or {}, sort_keys=True)),
+            ("settings", json.dumps(first.get("settings") or {}, ensure_ascii=False, sort_keys=True))]
+    if len(headers) > 1:
+        rows.append(("resumed", f"{len(headers) - 1} time(s); later headers: "
+                     + ", ".join(str(h.get("created")) for h in headers[1:])))
+    body = "".join(f"<tr><th>{_e(k)}</th><td><code>{_e(v)}</code></td></tr>" for k, v in rows)
+    return f'<details class="run"><summary>run details</summary><table class="kv">{body}</table></details>'
+
+
+def _summary_table(by_agent: Mapping[str, list[Mapping[str, Any]]]) -> str:
+    rows = []
+    for agent, items in by_agent.items():
+        counts = {s: sum(1 for c in items if c.get("status") == s) for s in ("PASS", "FAIL", "UNSCORED", "ERROR")}
+        scores = [c["score"] for c in items if isinstance(c.get("score"), (int, float))]
+        usage = [c.get("usage") or {} for c in items]
+        calls = sum(int(u.get("calls") or 0) for u in usage)
+        cached = sum(int(u.get("cached_calls") or 0) for u in usage)
+        tokens = sum(int(u.get("prompt_tokens") or 0) + int(u.get("completion_tokens") or 0) for u in usage)
+        costs = [u.get("cost_usd") for u in usage]
+        cost = "unknown" if any(c is None for c in costs) else f"${sum(float(c or 0) for c in costs):.4f}"
+        seconds = sum(float(c.get("duration_s") or 0) for c in items)
+        rate = f"{counts['PASS'] / len(items):.1%}" if items else "–"
+        mean = _score(sum(scores) / len(scores)) if scores else "–"
+        rows.append(f"<tr><td>{_e(agent)}</td><td>{len(items)}</td><td>{rate}</td><td>{mean}</td>"
+                    f'<td class="PASS">{counts["PASS"]}</td><td class="FAIL">{counts["FAIL"]}</td>'
+                    f'<td class="UNSCORED">{counts["UNSCORED"]}</td><td class="ERROR">{counts["ERROR"]}</td>'
+                    f"<td>{calls:,} ({cached:,} cached)</td><td>{tokens:,}</td><td>{_e(cost)}</td>"
+                    f"<td>{seconds:.1f}s</td></tr>")
+    head = "".join(f"<th>{h}</th>" for h in ("agent", "cases", "pass rate", "mean score", "pass", "fail", "unscored",
+                                              "errors", "judge calls", "tokens", "cost", "time (sum)"))
+    return f'<table class="summary"><thead><tr>{head}</tr></thead><tbody>{"".join(rows)}</tbody></table>'
+
+
+def _histogram(agent: str, items: list[Mapping[str, Any]], threshold: Any) -> str:
+    counts = [0] * BINS
+    for case in items:
+        score = case.get("score")
+        if isinstance(score, (int, float)) and not isinstance(score, bool) and 0 <= score <= 1:
+            counts[min(BINS - 1, int(score * BINS))] += 1
+    unscored = sum(1 for c in items if c.get("status") == "UNSCORED")
+    errors = sum(1 for c in items if c.get("status") == "ERROR")
+    width, height, pad, bottom, right = 340, 150, 28, 22, 20
+    plot_h = height - bottom - 12
+    bar_w = (width - pad - right) / BINS
+    top = max(counts) or 1
+    bars = []
+    for i, count in enumerate(counts):
+        h = plot_h * count / top
+        x = pad + i * bar_w
+        y = 12 + plot_h - h
+        cls = "hi" if isinstance(threshold, (int, float)) and (i + 1) / BINS > threshold else "lo"
+        bars.append(f'<rect class="{cls}" x="{x + 1:.1f}" y="{y:.1f}" width="{bar_w - 2:.1f}" height="{h:.1f}">'
+                    f"<title>{i / BINS:.1f}–{(i + 1) / BINS:.1f}: {count}</title></rect>")
+        if count:
+            bars.append(f'<text x="{x + bar_w / 2:.1f}" y="{y - 2:.1f}" class="n">{count}</text>')
+    axis = "".join(f'<text x="{pad + i * bar_w:.1f}" y="{height - 6}" class="t">{i / BINS:.1f}</text>'
+                   for i in range(0, BINS + 1, 2))
+    marker = ""
+    if isinstance(threshold, (int, float)) and not isinstance(threshold, bool):
+        tx = pad + threshold * BINS * bar_w
+        marker = (f'<line x1="{tx:.1f}" x2="{tx:.1f}" y1="8" y2="{12 + plot_h}" class="thr"/>'
+                  f'<text x="{tx + 3:.1f}" y="16" class="thl">threshold {threshold:g}</text>')
+    svg = (f'<svg role="img" aria-label="score distribution of {_e(agent)}" width="{width}" height="{height}" '
+           f'viewBox="0 0 {width} {height}" xmlns="http://www.w3.org/2000/svg">'
+           f'<line x1="{pad}" x2="{width - right}" y1="{12 + plot_h}" y2="{12 + plot_h}" class="axis"/>'
+           + "".join(bars) + axis + marker + "</svg>")
+    return (f'<figure class="chart"><figcaption>{_e(agent)}: score distribution</figcaption>{svg}'
+            f'<p class="muted">{unscored} unscored, {errors} errors (not in the chart)</p></figure>')
+
+
+def _case(case: Mapping[str, Any]) -> str:
+    status = str(case.get("status", "ERROR"))
+    status_cls = status if status in ("PASS", "FAIL", "UNSCORED", "ERROR") else "ERROR"
+    meta = case.get("meta") or {}
+    meta_text = " ".join(f"{k}={v}" for k, v in meta.items()) if isinstance(meta, Mapping) else ""
+    summary = (f'<summary><span class="badge {status_cls}">{_e(status)}</span> <b>{_e(case.get("id"))}</b> '
+               f'<span class="score">{_score(case.get("score"))}</span> '
+               f'<span class="reason">{_e(_short(case.get("reason")))}</span></summary>')
+    body = [f'<p class="muted">line {_e(case.get("line"))} · threshold {_e(case.get("threshold"))} · '
+            f'{_e(case.get("duration_s"))}s · judge {_e(case.get("judge"))}'
+            + (f" · {_e(meta_text)}" if meta_text else "") + "</p>"]
+    error = case.get("error")
+    if error:
+        body.append(f'<p class="error">{_e(error.get("type") if isinstance(error, Mapping) else "")}: '
+                    f'{_e(error.get("message") if isinstance(error, Mapping) else error)}'
+                    + (f' (field <code>{_e(error.get("field"))}</code>)'
+                       if isinstance(error, Mapping) and error.get("field") else "") + "</p>")
+    if case.get("reason"):
+        body.append(f'<p class="full-reason">{_e(case.get("reason"))}</p>')
+    for note in case.get("notes") or ():
+        body.append(f'<p class="note">{_e(note)}</p>')
+    for item in case.get("checks") or ():
+        if isinstance(item, Mapping):
+            body.append(_check(item))
+    return (f'<details class="case" data-status="{status_cls}" data-text="{_e(str(case.get("id")).lower())}">'
+            f'{summary}{"".join(body)}</details>')
+
+
+def _check(item: Mapping[str, Any]) -> str:
+    usage = item.get("usage") or {}
+    head = (f'<h4>{_e(item.get("name"))} <span class="score">{_score(item.get("score"))}</span> '
+            f'<small>{_e(item.get("method"))} · weight {_e(item.get("weight"))} · '
+            f'{_e(usage.get("calls", 0))} call(s), {_e(usage.get("cached_calls", 0))} cached · '
+            f'prompt {_e(item.get("prompt_hash"))}</small></h4>')
+    parts = [head, f"<p>{_e(item.get('reason'))}</p>"]
+    if item.get("error"):
+        parts.append(f'<p class="error">{_e(item.get("error"))}</p>')
+    details = item.get("details") or {}
+    if isinstance(details, Mapping) and details:
+        parts.append(_details(details))
+    replies = item.get("raw_replies") or []
+    if replies:
+        parts.append("<details><summary>raw judge replies</summary>"
+                     + "".join(f"<pre>{_e(r)}</pre>" for r in replies) + "</details>")
+    return f'<div class="check">{"".join(parts)}</div>'
+
+
+def _details(details: Mapping[str, Any]) -> str:
+    scalars = []
+    tables = []
+    for key, value in details.items():
+        if isinstance(value, list) and value and all(isinstance(v, Mapping) for v in value):
+            tables.append(f"<h5>{_e(key)}</h5>" + _rows_table(value))
+        elif isinstance(value, Mapping):
+            scalars.append((key, json.dumps(value, ensure_ascii=False, default=str)))
+        else:
+            scalars.append((key, value if not isinstance(value, list) else json.dumps(value, ensure_ascii=False,
+                                                                                      default=str)))
+    out = ""
+    if scalars:
+        out += '<table class="kv">' + "".join(f"<tr><th>{_e(k)}</th><td>{_e(_fmt(v))}</td></tr>"
+                                              for k, v in scalars) + "</table>"
+    return out + "".join(tables)
+
+
+def _rows_table(rows: list[Mapping[str, Any]]) -> str:
+    columns: list[str] = []
+    for row in rows[:MAX_ROWS_PER_TABLE]:
+        for key in row:
+            if key not in columns:
+                columns.append(key)
+    head = "".join(f"<th>{_e(c)}</th>" for c in columns)
+    body = "".join("<tr>" + "".join(f"<td>{_e(_fmt(row.get(c)))}</td>" for c in columns) + "</tr>"
+                   for row in rows[:MAX_ROWS_PER_TABLE])
+    more = f'<p class="muted">{len(rows) - MAX_ROWS_PER_TABLE} more rows</p>' if len(rows) > MAX_ROWS_PER_TABLE else ""
+    return f'<table class="rows"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>{more}'
+
+
+def _fmt(value: Any) -> str:
+    if isinstance(value, float):
+        return f"{value:.3f}"
+    if isinstance(value, (list, dict)):
+        return json.dumps(value, ensure_ascii=False, default=str)
+    return "" if value is None else str(value)
+
+
+def _short(text: Any, limit: int = 160) -> str:
+    text = "" if text is None else str(text)
+    return text if len(text) <= limit else text[:limit] + "…"
+
+
+_HEAD = """<!doctype html>
+<html lang="en"><head><meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>$title</title>
+<style>
+body{font:14px/1.45 system-ui,-apple-system,Segoe UI,Roboto,sans-serif;margin:24px;color:#1d2430;background:#fafbfc}
+h1 small,h2 small{color:#6b7280;font-weight:normal;font-size:60%}
+table{border-collapse:collapse;margin:8px 0}th,td{border:1px solid #dde1e6;padding:4px 8px;text-align:left;vertical-align:top}
+table.summary td:not(:first-child){text-align:right}th{background:#f0f2f5}
+.kv th{width:140px}code,pre{font:12px/1.4 ui-monospace,Menlo,Consolas,monospace;white-space:pre-wrap;word-break:break-word}
+.charts{display:flex;flex-wrap:wrap;gap:16px}.chart{background:#fff;border:1px solid #dde1e6;padding:8px;margin:0}
+.chart rect.hi{fill:#2f9e5b}.chart rect.lo{fill:#d9534f}.chart .axis{stroke:#888}.chart .thr{stroke:#333;stroke-dasharray:3 3}
+.chart text{font-size:10px;fill:#444}.chart text.n,.chart text.t{text-anchor:middle}.chart text.thl{text-anchor:start}
+.case{background:#fff;border:1px solid #dde1e6;margin:4px 0;padding:4px 8px}.case>summary{cursor:pointer}
+.badge{display:inline-block;min-width:72px;text-align:center;border-radius:3px;color:#fff;font-size:12px;padding:1px 4px}
+.badge.PASS{background:#2f9e5b}.badge.FAIL{background:#d9534f}.badge.UNSCORED{background:#e0a800}.badge.ERROR{background:#6f42c1}
+td.PASS{color:#2f9e5b}td.FAIL{color:#d9534f}td.UNSCORED{color:#b08600}td.ERROR{color:#6f42c1}
+.score{font-variant-numeric:tabular-nums;font-weight:600;margin:0 6px}.reason,.muted{color:#6b7280}
+.check{border-left:3px solid #dde1e6;padding-left:10px;margin:8px 0}.check h4{margin:4px 0}
+.error{color:#a61b1b}.note{color:#8a6d00}.filters{margin:16px 0}.filters button{margin-right:4px}
+.filters button.on{background:#1d2430;color:#fff}.hidden{display:none}
+</style></head><body>"""
+
+_FILTERS = """<div class="filters">show: <button data-f="ALL" class="on">all</button><button data-f="PASS">pass</button>
+<button data-f="FAIL">fail</button><button data-f="UNSCORED">unscored</button><button data-f="ERROR">errors</button>
+<input id="q" placeholder="filter by id" aria-label="filter by id"></div>"""
+
+_SCRIPT = """<script>
+(function(){var f="ALL",q=document.getElementById("q");
+function apply(){var t=q.value.toLowerCase();document.querySelectorAll("details.case").forEach(function(d){
+var ok=(f==="ALL"||d.dataset.status===f)&&(!t||d.dataset.text.indexOf(t)>=0);d.classList.toggle("hidden",!ok);});}
+document.querySelectorAll(".filters button").forEach(function(b){b.addEventListener("click",function(){
+f=b.dataset.f;document.querySelectorAll(".filters button").forEach(function(x){x.classList.toggle("on",x===b);});apply();});});
+q.addEventListener("input",apply);})();
+</script>"""
