@@ -309,6 +309,13 @@ def test_a_failing_embedding_function_is_a_retrieval_error():
         def name() -> str:
             return "exploding-test-embedding"
 
+        def get_config(self):
+            return {}
+
+        @staticmethod
+        def build_from_config(config):
+            return Exploding()
+
     with pytest.raises(RetrievalError, match="GPU on fire"):
         RAGProvider.from_texts(TEXTS, embedding_function=Exploding())
 
@@ -333,3 +340,25 @@ def test_right_passage_ranks_first_for_paraphrased_questions():
     # every passage is found first for at least one of its paraphrases
     firsts = {want for ranking, (_, want) in zip(rankings, bench.QUERIES) if ranking[0] == want}
     assert firsts == {source for source, _ in bench.CORPUS}
+
+
+# -- through an agent ------------------------------------------------------------------------------
+def test_accuracy_agent_grounds_on_the_retrieved_passages():
+    from llm_validation_framework import AccuracyAgent, ScriptedJudge
+
+    judge = ScriptedJudge(lambda request: {"verdict": max(request.options, key=request.options.get), "reason": "ok"})
+    agent = AccuracyAgent(judge=judge, rag=RAGProvider.from_texts(TEXTS, metadatas=metadatas(), k=2))
+    result = agent.evaluate({"question": "Where is the Eiffel Tower?",
+                             "answer": "The Eiffel Tower is located in Paris, France."})
+    assert result["status"] == "PASS"
+    grounded = [r for r in judge.requests if TEXTS[0] in r.prompt]
+    assert grounded, "the top retrieved passage never reached the judge"
+    assert all(TEXTS[2] not in r.prompt for r in judge.requests)  # only the top k=2 passages
+
+
+def test_accuracy_agent_surfaces_a_failing_retriever():
+    from llm_validation_framework import AccuracyAgent, ScriptedJudge
+
+    agent = AccuracyAgent(judge=ScriptedJudge([]), rag=RAGProvider(FailingRetriever()))
+    with pytest.raises(RetrievalError, match="FailingRetriever"):
+        agent.evaluate({"question": "Where is the Eiffel Tower?", "answer": "Paris."})
