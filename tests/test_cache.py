@@ -1,0 +1,171 @@
+"""CachedJudge: sqlite judge-response cache keyed by model, prompt and parameters."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+
+import pytest
+
+from llm_validation_framework.cache import CachedJudge, case_scope, default_cache_path
+from llm_validation_framework.errors import ConfigError, JudgeCallError
+from llm_validation_framework.judges.base import Judge, Verdict, VerdictRequest
+from llm_validation_framework.judges.scripted import ScriptedJudge
+from llm_validation_framework.usage import Usage
+
+
+def request(prompt: str = "Is the sky blue?", check: str = "relevancy") -> VerdictRequest:
+    return VerdictRequest(check=check, instructions="Answer yes or no.", prompt=prompt,
+                          options={"yes": 1.0, "no": 0.0})
+
+
+class CountingJudge(Judge):
+    """Answers 'yes' with a reason that counts the calls, and real-looking usage."""
+
+    def __init__(self, name: str = "m1", delay: float = 0.0, temperature: float = 0.0) -> None:
+        self.name = name
+        self.calls = 0
+        self.delay = delay
+        self.temperature = temperature
+
+    async def verdict(self, req: VerdictRequest) -> Verdict:
+        self.calls += 1
+        if self.delay:
+            await asyncio.sleep(self.delay)
+        return Verdict(label="yes", score=0.9, method="logprobs", probabilities={"yes": 0.9, "no": 0.1},
+                       reason=f"call {self.calls}", raw='{"verdict": "yes"}', model=self.name,
+                       usage=Usage(calls=1, prompt_tokens=100, completion_tokens=5, cost_usd=0.001))
+
+    def describe(self):
+        return {"judge": "CountingJudge", "model": self.name, "temperature": self.temperature}
+
+
+async def test_hit_returns_stored_verdict_with_cached_usage(tmp_path):
+    inner = CountingJudge()
+    judge = CachedJudge(inner, tmp_path / "c.sqlite")
+    first = await judge.verdict(request())
+    second = await judge.verdict(request())
+    assert inner.calls == 1
+    assert first.usage == Usage(calls=1, prompt_tokens=100, completion_tokens=5, cost_usd=0.001)
+    assert second.usage == Usage(calls=0, cached_calls=1)
+    assert (second.label, second.score, second.method, second.reason) == ("yes", 0.9, "logprobs", "call 1")
+    assert dict(second.probabilities) == {"yes": 0.9, "no": 0.1}
+    assert "cached" in second.notes
+    assert (judge.hits, judge.misses) == (1, 1)
+
+
+async def test_persists_across_instances_and_processes_share_the_file(tmp_path):
+    path = tmp_path / "c.sqlite"
+    inner = CountingJudge()
+    await CachedJudge(inner, path).verdict(request())
+    again = CachedJudge(CountingJudge(), path)
+    verdict = await again.verdict(request())
+    assert again.inner.calls == 0 and verdict.reason == "call 1"
+    assert len(again) == 1
+
+
+@pytest.mark.parametrize("change", ["model", "prompt", "instructions", "options", "params"])
+async def test_key_covers_model_prompt_and_parameters(tmp_path, change):
+    path = tmp_path / "c.sqlite"
+    await CachedJudge(CountingJudge(), path).verdict(request())
+    inner = CountingJudge(name="m2" if change == "model" else "m1",
+                          temperature=0.7 if change == "params" else 0.0)
+    req = request()
+    if change == "prompt":
+        req = request(prompt="Is the grass green?")
+    elif change == "instructions":
+        req = VerdictRequest(check="relevancy", instructions="Other.", prompt=req.prompt, options=req.options)
+    elif change == "options":
+        req = VerdictRequest(check="relevancy", instructions=req.instructions, prompt=req.prompt,
+                             options={"yes": 1.0, "no": 0.0, "partly": 0.5})
+    await CachedJudge(inner, path).verdict(req)
+    assert inner.calls == 1
+
+
+async def test_failures_are_not_cached(tmp_path):
+    path = tmp_path / "c.sqlite"
+    down = CachedJudge(ScriptedJudge([JudgeCallError("503 after retries", status_code=503)]), path)
+    with pytest.raises(JudgeCallError):
+        await down.verdict(request())
+    assert len(down) == 0
+    up = CachedJudge(ScriptedJudge([{"verdict": "yes", "reason": "back up"}]), path)
+    assert (await up.verdict(request())).reason == "back up"
+
+
+async def test_identical_requests_in_flight_are_asked_once(tmp_path):
+    inner = CountingJudge(delay=0.05)
+    judge = CachedJudge(inner, tmp_path / "c.sqlite")
+    results = await asyncio.gather(*(judge.verdict(request()) for _ in range(5)))
+    assert inner.calls == 1
+    assert sum(r.usage.calls for r in results) == 1
+    assert sum(r.usage.cached_calls for r in results) == 4
+
+
+async def test_in_flight_failure_reaches_every_waiter(tmp_path):
+    class Down(Judge):
+        name = "down"
+        calls = 0
+
+        async def verdict(self, req):
+            Down.calls += 1
+            await asyncio.sleep(0.02)
+            raise JudgeCallError("down")
+
+    judge = CachedJudge(Down(), tmp_path / "c.sqlite")
+    outcomes = await asyncio.gather(*(judge.verdict(request()) for _ in range(3)), return_exceptions=True)
+    assert all(isinstance(o, JudgeCallError) for o in outcomes)
+    assert Down.calls == 1
+
+
+async def test_repeats_within_a_case_scope_are_cached_per_occurrence(tmp_path):
+    """A stability run asks the same question 3 times: a cached re-run replays the 3 answers, not 1 answer 3 times."""
+    path = tmp_path / "c.sqlite"
+    inner = CountingJudge()
+    judge = CachedJudge(inner, path)
+    with case_scope():
+        first = [(await judge.verdict(request())).reason for _ in range(3)]
+    assert inner.calls == 3 and first == ["call 1", "call 2", "call 3"]
+    replay_inner = CountingJudge()
+    replay = CachedJudge(replay_inner, path)
+    with case_scope():
+        second = [(await replay.verdict(request())).reason for _ in range(3)]
+    assert replay_inner.calls == 0 and second == first
+    # outside a scope, identical requests share one entry
+    assert (await replay.verdict(request())).reason == "call 1"
+
+
+async def test_unreadable_entry_is_a_miss_and_is_overwritten(tmp_path):
+    path = tmp_path / "c.sqlite"
+    judge = CachedJudge(CountingJudge(), path)
+    await judge.verdict(request())
+    with sqlite3.connect(path) as db:
+        db.execute("UPDATE verdicts SET verdict = 'not json'")
+    inner = CountingJudge()
+    fresh = CachedJudge(inner, path)
+    assert (await fresh.verdict(request())).reason == "call 1"
+    assert inner.calls == 1
+    assert (await fresh.verdict(request())).usage.cached_calls == 1
+
+
+def test_unwritable_location_is_a_config_error(tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    with pytest.raises(ConfigError, match="--no-cache"):
+        CachedJudge(CountingJudge(), blocker / "sub" / "c.sqlite")
+
+
+def test_wraps_only_judges(tmp_path):
+    with pytest.raises(ConfigError, match="wraps a Judge"):
+        CachedJudge(object(), tmp_path / "c.sqlite")  # type: ignore[arg-type]
+
+
+def test_default_path_honours_env(monkeypatch, tmp_path):
+    monkeypatch.setenv("LVF_CACHE_DIR", str(tmp_path))
+    assert default_cache_path() == tmp_path / "judge-cache.sqlite"
+
+
+async def test_describe_names_the_cache_and_keeps_the_inner_settings(tmp_path):
+    judge = CachedJudge(CountingJudge(), tmp_path / "c.sqlite")
+    info = judge.describe()
+    assert info["model"] == "m1" and info["cache"].endswith("c.sqlite")
+    await judge.aclose()
