@@ -17,6 +17,8 @@ Reported per task and per ``source``:
   in the passage. Its AUC, and its balanced accuracy at the best threshold *chosen on the same
   rows* (optimistic for the baseline: a floor our judge must clearly beat);
 * judge calls per case and seconds per case;
+* balanced accuracy of each template alone (t1, t2) and how often they disagree at the
+  threshold (t1!=t2): whether averaging two templates helps;
 * run-to-run flip rate: the share of rows whose PASS/FAIL differs between ``--runs`` runs.
   A probability-reading judge (the local one) is deterministic up to llama.cpp's numerics, so
   expect ~0; a sampling API judge is where this matters.
@@ -215,10 +217,19 @@ def summarise(task: str, rows: list[dict[str, Any]], runs: list[list[dict[str, A
             for rec in run:
                 if (source is None or rec["source"] == source) and rec["score"] is not None:
                     verdicts[rec["id"]].add(rec["score"] >= threshold)
+        per_template = []
+        for index in (0, 1):
+            pairs = [(rec["label"], rec["ratings"][index]) for rec in first
+                     if len(rec["ratings"]) > index and rec["ratings"][index] is not None]
+            per_template.append(balanced_accuracy([a for a, _ in pairs], [int(b >= threshold) for _, b in pairs]))
+        both = [rec["ratings"][:2] for rec in first if len(rec["ratings"]) >= 2 and None not in rec["ratings"][:2]]
         table[source or "overall"] = {
             "n": len(first), "unscored": len(first) - len(scored),
             "bal_acc": balanced_accuracy(y, [int(s >= threshold) for s in score]),
             "auc": auc(y, score),
+            "bal_acc_template1": per_template[0], "bal_acc_template2": per_template[1],
+            "templates_disagree": (sum((a >= threshold) != (b >= threshold) for a, b in both) / len(both)
+                                   if both else float("nan")),
             "overlap_best_bal_acc": best_balanced_accuracy(y, base) if scored else float("nan"),
             "overlap_auc": auc(y, base),
             "calls_per_case": sum(rec["calls"] for rec in first) / max(1, len(first)),
@@ -231,10 +242,11 @@ def summarise(task: str, rows: list[dict[str, Any]], runs: list[list[dict[str, A
 
 def print_table(task: str, table: dict[str, Any]) -> None:
     print(f"\n== {task}")
-    print(f"{'source':42s} {'n':>4s} {'BA':>6s} {'AUC':>6s} | {'overlap bestBA':>14s} {'AUC':>6s} | "
-          f"{'calls':>5s} {'s/case':>6s} {'flips':>6s}")
+    print(f"{'source':42s} {'n':>4s} {'BA':>6s} {'AUC':>6s} {'BA t1':>6s} {'BA t2':>6s} {'t1!=t2':>6s} | "
+          f"{'overlap bestBA':>14s} {'AUC':>6s} | {'calls':>5s} {'s/case':>6s} {'flips':>6s}")
     for source, m in table.items():
-        print(f"{source[:42]:42s} {m['n']:4d} {m['bal_acc']:6.3f} {m['auc']:6.3f} | {m['overlap_best_bal_acc']:14.3f} "
+        print(f"{source[:42]:42s} {m['n']:4d} {m['bal_acc']:6.3f} {m['auc']:6.3f} {m['bal_acc_template1']:6.3f} "
+              f"{m['bal_acc_template2']:6.3f} {m['templates_disagree']:6.3f} | {m['overlap_best_bal_acc']:14.3f} "
               f"{m['overlap_auc']:6.3f} | {m['calls_per_case']:5.2f} {m['seconds_per_case']:6.2f} "
               f"{m['flip_rate']:6.3f}" + (f"  ({m['unscored']} unscored)" if m["unscored"] else ""))
 
