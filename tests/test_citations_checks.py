@@ -458,3 +458,18 @@ async def test_agent_aevaluate_concurrently_keeps_memos_apart():
     first, second = await asyncio.gather(*(agent.aevaluate(c) for c in cases))
     assert first.check("citation_faithfulness").score == 0.0 and second.check("citation_faithfulness").score == 1.0
     assert len(judge.requests) == 4  # 2 distinct questions per case, each asked once
+
+
+# -- long evidence -----------------------------------------------------------------------------
+
+def test_long_cited_passage_is_cut_to_the_sentences_closest_to_the_claim():
+    filler = " ".join(f"Unrelated sentence number {i} talks about gardening." for i in range(400))
+    page = filler + " The Eiffel Tower was completed in 1889 for the World Fair. " + filler
+    judge = ScriptedJudge(support_by_words)
+    result = run(CitationAccuracyCheck(max_evidence_chars=2000),
+                 {"contexts": [page], "answer": "The Eiffel Tower was completed in 1889 [1]."}, judge)
+    shown = passages_of(judge.requests[0])[0]
+    assert "completed in 1889" in shown and len(shown) <= 2000
+    assert result.score == 1.0 and result.details["rows"][0]["evidence_trimmed_chars"] > 30000
+    with pytest.raises(ConfigError, match="max_evidence_chars"):
+        CitationAccuracyCheck(max_evidence_chars=10)

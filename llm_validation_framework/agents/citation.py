@@ -63,6 +63,7 @@ class CitationAgent(Agent):
         granularity: str = "sentence",
         check_uncited: bool = False,
         max_concurrency: int = 8,
+        max_evidence_chars: int | None = 8000,
         on_unscored: str = "unscored",
         repeats: int = 1,
     ) -> None:
@@ -93,9 +94,11 @@ class CitationAgent(Agent):
         super().__init__(config_path, provider, model, rag, threshold, judge=judge, api_base=api_base,
                          on_unscored=on_unscored, repeats=repeats)
         built: dict[str, Check] = {
-            "citation_accuracy": CitationAccuracyCheck(max_concurrency=max_concurrency),
+            "citation_accuracy": CitationAccuracyCheck(max_concurrency=max_concurrency,
+                                                       max_evidence_chars=max_evidence_chars),
             "citation_faithfulness": CitationFaithfulnessCheck(granularity=granularity, check_uncited=check_uncited,
-                                                               max_concurrency=max_concurrency),
+                                                               max_concurrency=max_concurrency,
+                                                               max_evidence_chars=max_evidence_chars),
             "citation_relevancy": CitationRelevancyCheck(multi_turn_strategy=multi_turn_strategy,
                                                          max_concurrency=max_concurrency),
         }

@@ -10,7 +10,9 @@ assign is *fabricated*: the sentence is unsupported and no judge call is made.
 * recall = supported cited sentences / (sentences of at least ``min_words`` words + shorter cited ones)
 * score = F1; no citations → 0; the exact abstention ``No relevant evidence found.`` → 1.
 
-Up to ``max_concurrency`` (8) judge calls run at once. A judge failure on any sentence makes
+Cited passages longer than ``max_evidence_chars`` together (default 8000) are cut down to
+their sentences closest to the claim (:func:`~llm_validation_framework.citations.evidence.select_evidence`;
+the row says how much was cut). Up to ``max_concurrency`` (8) judge calls run at once. A judge failure on any sentence makes
 the check unscored with an error naming the sentence; the other rows are kept in ``details``.
 """
 
@@ -24,13 +26,15 @@ from ..inputs import Sample
 from ..judges.base import Judge, Verdict
 from ..results import CheckResult
 from ..usage import Usage
+from ..citations.evidence import select_evidence
 from ..citations.ledger import CitedSentence, KeyLedger, cited_sentences
 from ..citations.markers import find_malformed_markers
 from ..citations.memo import VerdictMemo, ask
 from .base import Check
 from .support import build_support_request
 
-__all__ = ["ABSTENTION", "CitationAccuracyCheck", "answer_of", "combine_methods", "is_supported"]
+__all__ = ["ABSTENTION", "CitationAccuracyCheck", "answer_of", "combine_methods", "is_supported",
+           "validate_concurrency", "validate_evidence_chars"]
 
 #: the exact abstention text that scores 1
 ABSTENTION = "No relevant evidence found."
@@ -72,6 +76,12 @@ def validate_concurrency(value: object) -> int:
     return value
 
 
+def validate_evidence_chars(value: object) -> int | None:
+    if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 200):
+        raise ConfigError(f"max_evidence_chars must be None or an integer of at least 200, got {value!r}")
+    return value
+
+
 class CitationAccuracyCheck(Check):
     """Per-sentence support of cited sentences; score = F1 of citation precision and recall."""
 
@@ -79,8 +89,9 @@ class CitationAccuracyCheck(Check):
     display = "Citation accuracy"
     requires = ()
 
-    def __init__(self, *, max_concurrency: int = 8, min_words: int = 4) -> None:
+    def __init__(self, *, max_concurrency: int = 8, min_words: int = 4, max_evidence_chars: int | None = 8000) -> None:
         self.max_concurrency = validate_concurrency(max_concurrency)
+        self.max_evidence_chars = validate_evidence_chars(max_evidence_chars)
         if isinstance(min_words, bool) or not isinstance(min_words, int) or min_words < 0:
             raise ConfigError(f"min_words must be a non-negative integer, got {min_words!r}")
         self.min_words = min_words
@@ -115,7 +126,10 @@ class CitationAccuracyCheck(Check):
                 row.update(verdict="unsupported", reason=f"fabricated key(s) {list(unit.missing_keys)}: the ledger "
                            f"assigned {list(ledger.keys)[:12]}; no judge call")
                 return row, None, False, None
-            request = build_support_request(unit.claim, list(unit.passages), question=question, check=self.name)
+            passages, trimmed = select_evidence(unit.claim, unit.passages, self.max_evidence_chars)
+            if trimmed:
+                row["evidence_trimmed_chars"] = trimmed
+            request = build_support_request(unit.claim, passages, question=question, check=self.name)
             try:
                 async with semaphore:
                     verdict, fresh = await ask(judge, request, memo)

@@ -31,8 +31,10 @@ from ..usage import Usage
 from ..citations.ledger import CitedSentence, KeyLedger, cited_sentences
 from ..citations.markers import CitationMarker, strip_markers
 from ..citations.memo import VerdictMemo, ask
+from ..citations.evidence import select_evidence
 from .base import Check
-from .citation_accuracy import answer_of, combine_methods, is_supported, validate_concurrency
+from .citation_accuracy import (answer_of, combine_methods, is_supported, validate_concurrency,
+                                validate_evidence_chars)
 from .support import build_support_request
 
 __all__ = ["CitationFaithfulnessCheck"]
@@ -79,13 +81,14 @@ class CitationFaithfulnessCheck(Check):
     requires = ()
 
     def __init__(self, *, granularity: Granularity = "sentence", check_uncited: bool = False,
-                 max_concurrency: int = 8, min_words: int = 4) -> None:
+                 max_concurrency: int = 8, min_words: int = 4, max_evidence_chars: int | None = 8000) -> None:
         if granularity not in ("sentence", "marker"):
             raise ConfigError(f"granularity must be 'sentence' or 'marker', got {granularity!r}")
         self.granularity = granularity
         self.check_uncited = bool(check_uncited)
         self.max_concurrency = validate_concurrency(max_concurrency)
         self.min_words = min_words
+        self.max_evidence_chars = validate_evidence_chars(max_evidence_chars)
 
     def validate(self, sample: Sample) -> None:
         answer_of(sample)
@@ -120,7 +123,10 @@ class CitationFaithfulnessCheck(Check):
                            reason=f"{', '.join(row['markers'])} cites {row['missing_keys']}, which no passage has "
                                   f"(passages: {list(ledger.keys)[:12]}); no judge call")
                 return None, False, None
-            request = build_support_request(row["claim"], passages, question=question, check=self.name)
+            evidence, trimmed = select_evidence(row["claim"], passages, self.max_evidence_chars)
+            if trimmed:
+                row["evidence_trimmed_chars"] = trimmed
+            request = build_support_request(row["claim"], evidence, question=question, check=self.name)
             try:
                 async with semaphore:
                     verdict, fresh = await ask(judge, request, memo)

@@ -10,10 +10,8 @@ The memo lives for one evaluation only and is never stored on a check; repeated 
 from __future__ import annotations
 
 import asyncio
-from dataclasses import replace
 
 from ..judges.base import Judge, Verdict, VerdictRequest
-from ..usage import Usage
 
 __all__ = ["VerdictMemo", "ask"]
 
@@ -47,7 +45,3 @@ async def ask(judge: Judge, request: VerdictRequest, memo: VerdictMemo | None) -
         return await judge.verdict(request), True
     return await memo.ask(judge, request)
 
-
-def reused(verdict: Verdict) -> Verdict:
-    """The verdict as seen by a second asker: no new tokens, one cached call."""
-    return replace(verdict, usage=Usage(cached_calls=1))

@@ -106,11 +106,12 @@ def _is_abbreviation(text: str, block_start: int, dot: int) -> bool:
     word_start = dot
     while word_start > block_start and not text[word_start - 1].isspace() and text[word_start - 1] not in "([\"'\u201c":
         word_start -= 1
-    word = text[word_start:dot].lower()
+    word = text[word_start:dot]
     if not word:
         return False
-    if len(word) == 1 and word.isalpha():
+    if len(word) == 1 and word.isupper():
         return True  # an initial: "J. K. Rowling"
+    word = word.lower()
     if word in ABBREVIATIONS:
         return True
     return bool(re.fullmatch(r"(?:[a-z]\.)+[a-z]", word))  # dotted: "u.s", "e.g", "n.b"
