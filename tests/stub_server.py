@@ -39,6 +39,8 @@ class StubReply:
 
 @dataclass
 class RecordedRequest:
+    """What the server received; header names are lower-cased."""
+
     path: str
     headers: dict[str, str]
     body: Any
@@ -153,8 +155,8 @@ class StubServer:
                 except ValueError:
                     body = raw.decode(errors="replace")
                 with server._lock:
-                    server.requests.append(RecordedRequest(self.path, dict(self.headers.items()), body,
-                                                           time.monotonic()))
+                    headers = {name.lower(): value for name, value in self.headers.items()}
+                    server.requests.append(RecordedRequest(self.path, headers, body, time.monotonic()))
                 if not self.path.endswith("/chat/completions"):
                     reply = StubReply(body={"error": {"message": f"no route {self.path}"}}, status=404)
                 else:
