@@ -60,6 +60,11 @@ def test_long_texts_are_truncated_at_256_tokens():
     assert cos(short_a, short_b) < 0.999
 
 
+def test_thread_count_does_not_change_the_vectors():
+    texts = ["one thread", "the default thread pool of onnxruntime"]
+    np.testing.assert_allclose(MiniLMEncoder(threads=1).encode(texts), encode(texts), atol=1e-5)
+
+
 def test_empty_list_and_bad_input():
     assert encode([]).shape == (0, DIMENSION)
     with pytest.raises(TypeError, match=r"encode\(\[text\]\)"):
@@ -70,6 +75,8 @@ def test_empty_list_and_bad_input():
         MiniLMEncoder(max_length=0)
     with pytest.raises(ValueError, match="batch_size"):
         MiniLMEncoder(batch_size=True)
+    with pytest.raises(ValueError, match="threads"):
+        MiniLMEncoder(threads=0)
 
 
 # -- fidelity: the int8 ONNX model against the full-precision weights ---------------------------
@@ -244,5 +251,6 @@ def test_chromadb_adapter_implements_the_protocol_without_warnings():
         vectors = function(["one", "two"])
     assert len(vectors) == 2 and vectors[0].shape == (DIMENSION,)
     assert function.default_space() == "cosine"
-    custom = MiniLMEmbeddingFunction(MiniLMEncoder("/some/model.onnx", max_length=128))
-    assert MiniLMEmbeddingFunction.build_from_config(custom.get_config()).encoder.max_length == 128
+    custom = MiniLMEmbeddingFunction(MiniLMEncoder("/some/model.onnx", max_length=128, threads=1))
+    rebuilt = MiniLMEmbeddingFunction.build_from_config(custom.get_config()).encoder
+    assert (str(rebuilt.model_path), rebuilt.max_length, rebuilt.threads) == ("/some/model.onnx", 128, 1)

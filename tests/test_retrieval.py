@@ -250,8 +250,12 @@ def test_from_texts_with_ids_and_bad_arguments(tmp_path):
         RAGProvider.from_texts(TEXTS, metadatas=[{}])
     with pytest.raises(ConfigError, match="ids must be 6 distinct strings"):
         RAGProvider.from_texts(TEXTS, ids=["same"] * 6)
-    with pytest.raises(ConfigError, match="embedding_function must be a chromadb embedding function"):
+    with pytest.raises(ConfigError, match="embedding_function must be a chromadb embedding function.*as_retriever"):
         RAGProvider.from_texts(TEXTS, embedding_function=DeterministicFakeEmbedding(size=8))
+    from llm_validation_framework.retrieval import MiniLMEmbeddings
+
+    same_model = RAGProvider.from_texts(TEXTS, embedding_function=MiniLMEmbeddings(), k=1)
+    assert same_model.retrieve("the highest peak")[0].text == TEXTS[1]
     with pytest.raises(ConfigError, match="collection must be a non-empty string"):
         RAGProvider.from_texts(TEXTS, collection="")
 

@@ -64,14 +64,16 @@ class MiniLMEmbeddingFunction(EmbeddingFunction):  # type: ignore[type-arg]
         config: dict[str, Any] = {"max_length": self.encoder.max_length}
         if self.encoder.model_path is not None:
             config["model_path"] = str(self.encoder.model_path)
+        if self.encoder.threads is not None:
+            config["threads"] = self.encoder.threads
         return config
 
     @staticmethod
     def build_from_config(config: dict[str, Any]) -> MiniLMEmbeddingFunction:
         if not config:
             return MiniLMEmbeddingFunction()
-        return MiniLMEmbeddingFunction(MiniLMEncoder(config.get("model_path"),
-                                                     max_length=int(config.get("max_length", 256))))
+        return MiniLMEmbeddingFunction(MiniLMEncoder(config.get("model_path"), max_length=int(config.get("max_length", 256)),
+                                                     threads=config.get("threads")))
 
     def __repr__(self) -> str:
         return f"MiniLMEmbeddingFunction({self.encoder!r})"
@@ -126,6 +128,19 @@ def _check_name(collection: Any) -> str:
     return collection
 
 
+def _embedding_function(given: Any) -> Any:
+    """A chromadb embedding function: ``given``, or ours (also when given our LangChain adapter)."""
+    if given is None:
+        return MiniLMEmbeddingFunction()
+    if isinstance(getattr(given, "encoder", None), MiniLMEncoder) and hasattr(given, "embed_documents"):
+        return MiniLMEmbeddingFunction(given.encoder)  # MiniLMEmbeddings: the same model
+    if not callable(given):
+        raise ConfigError(f"embedding_function must be a chromadb embedding function (callable on a list of "
+                          f"texts), got {type(given).__name__}; to use a LangChain Embeddings, build a LangChain "
+                          f"vector store with it and pass RAGProvider(store.as_retriever())")
+    return given
+
+
 def _default_ids(texts: Sequence[str]) -> list[str]:
     """Content-derived ids, so building the same persistent store twice does not duplicate it."""
     ids: list[str] = []
@@ -165,11 +180,7 @@ def build_collection(texts: Sequence[str], *, metadatas: Sequence[Mapping[str, A
             raise ConfigError(f"ids must be {len(texts)} distinct strings, one per text")
     else:
         ids = _default_ids(texts)
-    function = embedding_function if embedding_function is not None else MiniLMEmbeddingFunction()
-    if not callable(function):
-        raise ConfigError(f"embedding_function must be a chromadb embedding function (callable on a list of "
-                          f"texts), got {type(function).__name__}; for a LangChain vector store use "
-                          f"RAGProvider(store.as_retriever())")
+    function = _embedding_function(embedding_function)
     client = _client(path)
     name = collection if path is not None else f"{collection}-{uuid.uuid4().hex[:8]}"
     try:
@@ -203,7 +214,7 @@ def open_collection(path: str | os.PathLike[str], collection: str, *, embedding_
     if collection not in names:
         raise ConfigError(f"chromadb store {str(path)!r} has no collection {collection!r}; existing: "
                           f"{', '.join(map(repr, names)) or 'none'}")
-    function = embedding_function if embedding_function is not None else MiniLMEmbeddingFunction()
+    function = _embedding_function(embedding_function)
     try:
         return client.get_collection(collection, embedding_function=function)
     except ValueError as exc:

