@@ -76,14 +76,18 @@ def run(cases: str, agents: tuple[str, ...], provider: str | None, model: str | 
         concurrency: int | None, out: str | None, html: str | None, resume: bool, overwrite: bool,
         limit: int | None, field_map: tuple[str, ...], threshold: float | None, quiet: bool) -> None:
     """Evaluate every case of a JSONL file; write results as they finish."""
-    from .runner import default_out_path, render_summary, run_dataset
+    from .runner import default_out_path, parse_field_map, render_summary, run_dataset
+    from .runner.registry import agent_class, split_agent_names
     from .runner.progress_bar import RunProgressBar
 
     out_path = Path(out) if out else default_out_path(cases)
     bar = RunProgressBar(enabled=False if quiet else None)
     try:
+        for name in split_agent_names(list(agents)):  # cheap mistakes first, before any judge is built
+            agent_class(name)
+        parse_field_map(list(field_map))
         settings = _settings(config_path, provider, model, api_base) if judge_path is None else None
-        judge = _load_judge(judge_path) if judge_path else None
+        judge = _load_judge(judge_path) if judge_path else _make_judge(settings)
         cache = _cache_choice(no_cache, cache_path, settings)
         if concurrency is None:
             concurrency = settings.concurrency if settings is not None else 8
@@ -129,15 +133,15 @@ def check(agent_name: str, question: str | None, answer: str | None, reference: 
     from .runner.registry import agent_class
 
     try:
+        cls = agent_class(agent_name)
         data = _case_from_options(question, answer, reference, contexts, case_json)
         settings = _settings(config_path, provider, model, api_base) if judge_path is None else None
-        judge = _load_judge(judge_path) if judge_path else _make_judge(provider, model, api_base, config_path)
+        judge = _load_judge(judge_path) if judge_path else _make_judge(settings)
         cache = _cache_choice(no_cache, cache_path, settings)
         if cache is not False:
             from .cache import CachedJudge
 
             judge = CachedJudge(judge, None if cache is True else cache)
-        cls = agent_class(agent_name)
         agent = cls(judge=judge, **({"threshold": threshold} if threshold is not None else {}))
         result = agent.evaluate(data)
     except LVFError as exc:
@@ -200,10 +204,10 @@ def _settings(config_path: str | None, provider: str | None, model: str | None, 
     return Settings(config_path=config_path, provider=provider, model=model, api_base=api_base)
 
 
-def _make_judge(provider: str | None, model: str | None, api_base: str | None, config_path: str | None) -> Any:
+def _make_judge(settings: Any) -> Any:
     from .judges import make_judge
 
-    return make_judge(provider=provider, model=model, api_base=api_base, config_path=config_path)
+    return make_judge(settings=settings)
 
 
 def _load_judge(path: str) -> Any:
@@ -282,7 +286,8 @@ def _print_result(result: Any) -> None:
 def _stdout_console() -> Any:
     from rich.console import Console
 
-    return Console(soft_wrap=False)
+    # a pipe or a CI log has no width: rich would squeeze the summary into 80 columns
+    return Console(soft_wrap=False, width=None if sys.stdout.isatty() else 160)
 
 
 def _fail(exc: BaseException) -> None:
