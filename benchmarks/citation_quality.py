@@ -211,10 +211,11 @@ async def evaluate(rows, judge, args) -> tuple[list[dict], list[dict]]:
         for label in row["labels"]:
             unit, spanned = match(label["sentence"], row["answer"], units)
             verdict = judged.get(unit.sentence.index)
+            cited_ok = set(label["citations"]) <= set(unit.keys)
             sentence_rows.append({
                 "id": row["id"], "source": row["source"], "label": int(label["label"] == "supported"),
                 "sentence": label["sentence"][:200], "matched": unit.sentence.text[:200], "matched_cited": unit.cited,
-                "spans_sentences": spanned,
+                "spans_sentences": spanned, "sentence_has_unknown_keys": unit.fabricated and cited_ok,
                 "verdict": verdict["verdict"] if verdict else ("unsupported" if judge is not None else None),
                 "p_supported": (verdict.get("p_supported", 0.0) if verdict else 0.0),
                 "overlap": overlap_score(label["sentence"], [passages.get(e, "") for e in label["evidence_ids"]]),
@@ -238,6 +239,8 @@ def report(sentence_rows, answer_rows, judged: bool) -> dict[str, Any]:
             "overlap_best_ba": ov_ba, "overlap_best_threshold": ov_t,
             "labels_matched_to_uncited_sentence": sum(1 for r in rows if not r["matched_cited"]),
             "labels_spanning_several_sentences": sum(1 for r in rows if r["spans_sentences"] > 1),
+            # our sentence also cites a key the row gives no passage for (the row lists only labelled evidence)
+            "labels_in_sentence_with_unknown_keys": sum(1 for r in rows if r["sentence_has_unknown_keys"]),
             "cited_resolvable_per_answer": sum(a["cited_resolvable"] for a in answers) / max(1, len(answers)),
             "alias_markers": sum(a["aliases"] for a in answers),
         }
@@ -303,7 +306,7 @@ def main(argv: list[str] | None = None) -> int:
           f"judge={getattr(judge, 'name', '-')} answers={len(rows)} wall={elapsed:.0f}s")
     columns = ["answers", "sentences", "judge_ba", "judge_auc", "overlap_best_ba", "overlap_auc", "judge_errors",
                "labels_matched_to_uncited_sentence", "labels_spanning_several_sentences",
-               "cited_resolvable_per_answer", "calls_per_answer",
+               "labels_in_sentence_with_unknown_keys", "cited_resolvable_per_answer", "calls_per_answer",
                "prompt_tokens_per_answer", "completion_tokens_per_answer", "seconds_per_answer"]
     for source, entry in result.items():
         print(f"\n{source}")
