@@ -473,3 +473,19 @@ def test_long_cited_passage_is_cut_to_the_sentences_closest_to_the_claim():
     assert result.score == 1.0 and result.details["rows"][0]["evidence_trimmed_chars"] > 30000
     with pytest.raises(ConfigError, match="max_evidence_chars"):
         CitationAccuracyCheck(max_evidence_chars=10)
+
+
+def test_faithfulness_whole_answer_mode_is_one_call():
+    judge = ScriptedJudge([{"verdict": "unfaithful", "reason": "[1] is the height passage",
+                            "failed_markers": ["[1]: completed in 1889"]}])
+    data = {"question": EIFFEL_Q, "contexts": EIFFEL_PASSAGES,
+            "answer": "It is 330 metres tall [1]. The Eiffel Tower was completed in 1889 [1]."}
+    result = run(CitationFaithfulnessCheck(granularity="answer"), data, judge)
+    assert len(judge.requests) == 1 and result.score == 0.0
+    assert result.details["failed_markers"] == [{"marker": "[1]: completed in 1889", "problem": "judged_unfaithful"}]
+    prompt = judge.requests[0].prompt
+    assert '<passage id="1">' in prompt and '<passage id="2">' in prompt and "<answer>" in prompt
+    # a fabricated marker fails without asking
+    fabricated = run(CitationFaithfulnessCheck(granularity="answer"), {**data, "answer": "Built in 1889 [5]."},
+                     ScriptedJudge([]))
+    assert fabricated.score == 0.0 and fabricated.details["failed_markers"][0]["problem"] == "fabricated"
