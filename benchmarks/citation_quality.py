@@ -20,12 +20,14 @@ Reported per ``source``:
   (optimistic for the baseline: the floor a judge must clearly beat);
 * judge calls, prompt/completion tokens and seconds per answer, beside the number of cited
   sentences with resolvable keys (what "one call per cited sentence" costs);
+* with ``--with-faithfulness``, the calls of accuracy + faithfulness together (shared verdicts);
 * how many labels could not be matched to a cited sentence of ours (splitting disagreements).
 
 Passage ids ``pK`` (sources that gave no number) do not match the answer's ``[N]`` markers;
 the labels' ``evidence_ids`` say which passage each marker meant, so those markers are added
 to the ledger as aliases of that passage (counted in the output). ``--limit N`` takes N
-answers, split evenly over sources, seeded. ``--out`` writes one JSON line per labelled sentence.
+answers, split evenly over sources, seeded. ``--out`` writes one JSON line per answer (with its
+labelled sentences) as the run goes; ``--report-from`` reports from such a file.
 """
 
 from __future__ import annotations
@@ -45,7 +47,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from llm_validation_framework.checks.citation_accuracy import CitationAccuracyCheck  # noqa: E402
-from llm_validation_framework.citations import KeyLedger, cited_sentences, strip_markers  # noqa: E402
+from llm_validation_framework.checks.citation_faithfulness import CitationFaithfulnessCheck  # noqa: E402
+from llm_validation_framework.citations import KeyLedger, VerdictMemo, cited_sentences, strip_markers  # noqa: E402
 from llm_validation_framework.inputs import parse_sample  # noqa: E402
 
 DATA = Path("/work/shared/data/judge-dev/citation.jsonl")
@@ -186,8 +189,10 @@ def make(provider: str, model: str | None, args: argparse.Namespace):
 
 # -- run ---------------------------------------------------------------------------------------
 
-async def evaluate(rows, judge, args) -> tuple[list[dict], list[dict]]:
+async def evaluate(rows, judge, args, sink=None) -> tuple[list[dict], list[dict]]:
     check = CitationAccuracyCheck(max_concurrency=args.concurrency, max_evidence_chars=args.max_evidence_chars)
+    faithfulness = CitationFaithfulnessCheck(max_concurrency=args.concurrency,
+                                             max_evidence_chars=args.max_evidence_chars)
     sentence_rows, answer_rows = [], []
     for number, row in enumerate(rows, start=1):
         case, aliases = case_of(row)
@@ -197,7 +202,11 @@ async def evaluate(rows, judge, args) -> tuple[list[dict], list[dict]]:
         result, seconds = None, 0.0
         if judge is not None:
             started = time.perf_counter()
-            result = await check.run(sample, judge)
+            memo = VerdictMemo() if args.with_faithfulness else None
+            result = await check.run(sample, judge, memo=memo)
+            if memo is not None:  # faithfulness on the same case: its support questions are the same ones
+                faithful = await faithfulness.run(sample, judge, memo=memo)
+                result.usage = result.usage + faithful.usage
             seconds = time.perf_counter() - started
         judged = {r["index"]: r for r in (result.details.get("rows", []) if result else [])}
         answer_rows.append({"id": row["id"], "source": row["source"], "cited_resolvable": resolvable,
@@ -220,6 +229,9 @@ async def evaluate(rows, judge, args) -> tuple[list[dict], list[dict]]:
                 "p_supported": (verdict.get("p_supported", 0.0) if verdict else 0.0),
                 "overlap": overlap_score(label["sentence"], [passages.get(e, "") for e in label["evidence_ids"]]),
             })
+        if sink is not None:  # written as we go, so an interrupted run still reports (--report-from)
+            sink.write(json.dumps({"answer": answer_rows[-1], "sentences": sentence_rows[-len(row["labels"]):]}) + "\n")
+            sink.flush()
         if args.verbose:
             print(f"[{number}/{len(rows)}] {row['id']} calls={answer_rows[-1]['calls']} {seconds:.1f}s", file=sys.stderr)
     return sentence_rows, answer_rows
@@ -282,28 +294,42 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--max-evidence-chars", type=int, default=8000)
     parser.add_argument("--n-ctx", type=int, default=4096)
     parser.add_argument("--scripted-cut", type=float, default=0.6)
-    parser.add_argument("--out", type=Path, default=None, help="JSON lines, one per labelled sentence")
+    parser.add_argument("--out", type=Path, default=None,
+                        help="JSON lines, one per answer with its labelled sentences, written as the run goes")
+    parser.add_argument("--report-from", type=Path, default=None,
+                        help="report from an --out file (e.g. of an interrupted run) instead of running")
+    parser.add_argument("--with-faithfulness", action="store_true",
+                        help="also run citation_faithfulness on each answer, sharing verdicts as CitationAgent does "
+                             "(calls per answer then show what the pair costs)")
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
     parser.add_argument("-v", "--verbose", action="store_true")
     args = parser.parse_args(argv)
     if not args.data.exists():
         parser.error(f"--data {args.data} does not exist")
-    rows = pick(load(args.data), args.limit, args.seed)
-    judge = make(args.provider, args.model, args)
     started = time.perf_counter()
-    sentence_rows, answer_rows = asyncio.run(evaluate(rows, judge, args))
+    if args.report_from:
+        records = load(args.report_from)
+        answer_rows = [r["answer"] for r in records]
+        sentence_rows = [s for r in records for s in r["sentences"]]
+        judge_name, judged, rows = "(from file)", any(a["calls"] for a in answer_rows), answer_rows
+    else:
+        rows = pick(load(args.data), args.limit, args.seed)
+        judge = make(args.provider, args.model, args)
+        judge_name, judged = getattr(judge, "name", None), judge is not None
+        sink = open(args.out, "w", encoding="utf-8") if args.out else None
+        try:
+            sentence_rows, answer_rows = asyncio.run(evaluate(rows, judge, args, sink))
+        finally:
+            if sink is not None:
+                sink.close()
     elapsed = time.perf_counter() - started
-    result = report(sentence_rows, answer_rows, judge is not None)
-    if args.out:
-        with open(args.out, "w", encoding="utf-8") as handle:
-            for row in sentence_rows:
-                handle.write(json.dumps(row) + "\n")
+    result = report(sentence_rows, answer_rows, judged)
     if args.json:
-        print(json.dumps({"provider": args.provider, "judge": getattr(judge, "name", None), "seconds": elapsed,
+        print(json.dumps({"provider": args.provider, "judge": judge_name, "seconds": elapsed,
                           "report": result}, indent=2))
         return 0
     print(f"citation accuracy vs human sentence labels — provider={args.provider} "
-          f"judge={getattr(judge, 'name', '-')} answers={len(rows)} wall={elapsed:.0f}s")
+          f"judge={judge_name or '-'} answers={len(rows)} wall={elapsed:.0f}s")
     columns = ["answers", "sentences", "judge_ba", "judge_auc", "overlap_best_ba", "overlap_auc", "judge_errors",
                "labels_matched_to_uncited_sentence", "labels_spanning_several_sentences",
                "labels_in_sentence_with_unknown_keys", "cited_resolvable_per_answer", "calls_per_answer",
