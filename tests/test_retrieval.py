@@ -171,7 +171,8 @@ def test_bad_retriever_is_a_clear_error():
 # -- the user's retriever fails ------------------------------------------------------------------
 def test_retriever_error_names_the_retriever_and_chains_the_cause():
     provider = RAGProvider(FailingRetriever())
-    with pytest.raises(RetrievalError, match="FailingRetriever raised ConnectionError: vector database unreachable") as info:
+    message = "FailingRetriever raised ConnectionError: vector database unreachable"
+    with pytest.raises(RetrievalError, match=message) as info:
         provider.retrieve("anything")
     assert info.value.retriever == "FailingRetriever"
     assert isinstance(info.value.__cause__, ConnectionError)

@@ -72,8 +72,9 @@ class MiniLMEmbeddingFunction(EmbeddingFunction):  # type: ignore[type-arg]
     def build_from_config(config: dict[str, Any]) -> MiniLMEmbeddingFunction:
         if not config:
             return MiniLMEmbeddingFunction()
-        return MiniLMEmbeddingFunction(MiniLMEncoder(config.get("model_path"), max_length=int(config.get("max_length", 256)),
-                                                     threads=config.get("threads")))
+        encoder = MiniLMEncoder(config.get("model_path"), max_length=int(config.get("max_length", 256)),
+                                threads=config.get("threads"))
+        return MiniLMEmbeddingFunction(encoder)
 
     def __repr__(self) -> str:
         return f"MiniLMEmbeddingFunction({self.encoder!r})"
