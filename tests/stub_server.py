@@ -16,6 +16,8 @@ does not retry, so a test that asks more than it scripted fails visibly.
 from __future__ import annotations
 
 import json
+import re
+import sys
 import threading
 import time
 from collections import deque
@@ -24,7 +26,7 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Union
 
-__all__ = ["RecordedRequest", "StubReply", "StubServer", "chat_reply", "logprob_content"]
+__all__ = ["RecordedRequest", "StubReply", "StubServer", "chat_reply", "first_label_reply", "logprob_content"]
 
 
 @dataclass
@@ -92,6 +94,18 @@ def chat_reply(content: str, *, prompt_tokens: int = 11, completion_tokens: int 
                   "total_tokens": prompt_tokens + completion_tokens},
     }
     return StubReply(body=body, delay=delay, headers=dict(headers or {}))
+
+
+_VERDICT_LABEL = re.compile(r'"verdict": "([^"]+)"')
+
+
+def first_label_reply(body: Any, *, delay: float = 0.0) -> StubReply:
+    """A valid verdict for any judge request: the first label its system message offers."""
+    system = body["messages"][0]["content"] if isinstance(body, dict) else ""
+    match = _VERDICT_LABEL.search(system)
+    if match is None:
+        return StubReply(body={"error": {"message": "no verdict labels in the system message"}}, status=400)
+    return chat_reply(json.dumps({"reason": "stub reply", "verdict": match.group(1)}), delay=delay)
 
 
 class StubServer:
@@ -200,3 +214,21 @@ class StubServer:
 
     def __exit__(self, *exc: object) -> None:
         self.stop()
+
+
+def main() -> None:
+    """``python tests/stub_server.py [DELAY]``: serve valid verdicts after DELAY s; print the base URL."""
+    delay = float(sys.argv[1]) if len(sys.argv) > 1 else 0.0
+    server = StubServer().start()
+    server.default = lambda body: first_label_reply(body, delay=delay)
+    print(server.base_url, flush=True)
+    try:
+        threading.Event().wait()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.stop()
+
+
+if __name__ == "__main__":
+    main()

@@ -5,12 +5,11 @@ from __future__ import annotations
 import json
 import logging
 import os
-import re
 import sys
 
 import pytest
 from conftest import STUB_KEY
-from stub_server import StubReply, chat_reply, logprob_content
+from stub_server import StubReply, chat_reply, first_label_reply, logprob_content
 
 from llm_validation_framework.checks.base import ask_once
 from llm_validation_framework.errors import JudgeCallError, JudgeTimeoutError, VerdictParseError
@@ -26,13 +25,6 @@ def request(**overrides) -> VerdictRequest:
               "prompt": "<claim>\nThe sky is blue.\n</claim>", "options": YES_NO}
     fields.update(overrides)
     return VerdictRequest(**fields)
-
-
-def first_label_reply(body: dict) -> StubReply:
-    """A valid reply to any verdict request: the first label offered in the system message."""
-    system = body["messages"][0]["content"]
-    label = re.search(r'"verdict": "([^"]+)"', system).group(1)
-    return chat_reply(json.dumps({"reason": "stub says so", "verdict": label}))
 
 
 # -- happy path ----------------------------------------------------------------------------
@@ -56,6 +48,14 @@ async def test_happy_path_sends_instructions_format_and_prompt(stub_server, stub
     assert sent.body["response_format"] == {"type": "json_object"}
     assert sent.body["temperature"] == 0
     assert sent.headers["authorization"] == f"Bearer {STUB_KEY}"
+
+
+async def test_cost_from_litellm_accounting_when_the_price_is_known(stub_server, stub_judge):
+    stub_server.push(chat_reply('{"verdict": "yes"}', model="gpt-4o-mini", prompt_tokens=1000,
+                                completion_tokens=100))
+    verdict = await stub_judge(model="openai/gpt-4o-mini").verdict(request())
+    # gpt-4o-mini in litellm's bundled price map: $0.15 / 1M input, $0.60 / 1M output tokens
+    assert verdict.usage.cost_usd == pytest.approx(1000 * 0.15e-6 + 100 * 0.6e-6)
 
 
 async def test_invalid_json_then_good_reask(stub_server, stub_judge):

@@ -285,12 +285,8 @@ class LiteLLMJudge(Judge):
         usage_obj = _get(response, "usage")
         prompt_tokens = int(_get(usage_obj, "prompt_tokens") or 0)
         completion_tokens = int(_get(usage_obj, "completion_tokens") or 0)
-        try:
-            cost = litellm.completion_cost(completion_response=response)
-            cost = float(cost) if cost is not None and math.isfinite(float(cost)) else None
-        except Exception:  # unknown price (local servers, new models): unknown, never an error
-            cost = None
-        usage = Usage(calls=1, prompt_tokens=prompt_tokens, completion_tokens=completion_tokens, cost_usd=cost)
+        usage = Usage(calls=1, prompt_tokens=prompt_tokens, completion_tokens=completion_tokens,
+                      cost_usd=_cost(litellm, response))
         return _Reply(text=text, logprobs=list(logprobs) if logprobs else None, usage=usage,
                       finish_reason=_get(choice, "finish_reason"))
 
@@ -349,6 +345,23 @@ def _get(obj: Any, name: str) -> Any:
     if isinstance(obj, dict):
         return obj.get(name)
     return getattr(obj, name, None)
+
+
+def _cost(litellm: Any, response: Any) -> float | None:
+    """USD cost of one response from litellm's accounting; None when the price is unknown."""
+    hidden = getattr(response, "_hidden_params", None) or {}
+    if "response_cost" in hidden:  # litellm already priced it while logging the call
+        cost = hidden.get("response_cost")
+    else:
+        try:
+            cost = litellm.completion_cost(completion_response=response)
+        except Exception:  # unknown price (local servers, new models): unknown, never an error
+            cost = None
+    try:
+        cost = float(cost) if cost is not None else None
+    except (TypeError, ValueError):
+        return None
+    return cost if cost is not None and math.isfinite(cost) and cost >= 0 else None
 
 
 def _status(exc: BaseException) -> int | None:
