@@ -367,3 +367,33 @@ def test_accuracy_agent_surfaces_a_failing_retriever():
     agent = AccuracyAgent(judge=ScriptedJudge([]), rag=RAGProvider(FailingRetriever()))
     with pytest.raises(RetrievalError, match="FailingRetriever"):
         agent.evaluate({"question": "Where is the Eiffel Tower?", "answer": "Paris."})
+
+
+def _run(code: str) -> str:
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr[-2000:]
+    return out.stdout.strip().splitlines()[-1]
+
+
+def test_telemetry_is_off_and_chromadbs_downloading_default_embedding_is_never_used(tmp_path, monkeypatch):
+    from chromadb.utils.embedding_functions import ONNXMiniLM_L6_V2, DefaultEmbeddingFunction
+
+    def refuse(self, input):
+        raise AssertionError("chromadb's default embedding function was called (it downloads a model)")
+
+    monkeypatch.setattr(DefaultEmbeddingFunction, "__call__", refuse)
+    monkeypatch.setattr(ONNXMiniLM_L6_V2, "__call__", refuse)
+    for provider in (RAGProvider.from_texts(TEXTS, k=1),
+                     RAGProvider.from_texts(TEXTS, path=tmp_path / "db", collection="facts", k=1),
+                     RAGProvider.from_chroma(tmp_path / "db", "facts", k=1)):
+        assert provider.retrieve("the highest mountain")[0].text == TEXTS[1]
+        assert provider.retriever.collection._client.get_settings().anonymized_telemetry is False
+
+
+def test_joins_an_in_memory_chromadb_the_user_made_first():
+    code = ("import chromadb; from chromadb.config import Settings; "
+            "mine = chromadb.EphemeralClient(settings=Settings(allow_reset=True)); "
+            "from llm_validation_framework.retrieval import RAGProvider; "
+            "p = RAGProvider.from_texts(['cats purr', 'dogs bark'], k=1); "
+            "print(p.retrieve('which animal barks?')[0].text)")
+    assert _run(code) == "dogs bark"

@@ -118,8 +118,12 @@ def _client(path: str | os.PathLike[str] | None) -> Any:
         try:
             return chromadb.EphemeralClient(settings=_settings())
         except ValueError:
-            # this process already runs an in-memory chromadb with other settings: share it
-            return chromadb.EphemeralClient()
+            # chromadb runs one in-memory system per process and refuses a second set of settings:
+            # the user's code made it first, so join it with the settings it was made with
+            from chromadb.api.shared_system_client import SharedSystemClient
+
+            system = getattr(SharedSystemClient, "_identifier_to_system", {}).get("ephemeral")
+            return chromadb.EphemeralClient(settings=system.settings if system is not None else Settings())
     return chromadb.PersistentClient(path=str(path), settings=_settings())
 
 
