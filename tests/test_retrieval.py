@@ -249,6 +249,10 @@ def test_from_texts_with_ids_and_bad_arguments(tmp_path):
         RAGProvider.from_texts(["ok", None])
     with pytest.raises(ConfigError, match="metadatas must be a list with one dict per text"):
         RAGProvider.from_texts(TEXTS, metadatas=[{}])
+    with pytest.raises(ConfigError, match=r"metadatas\[0\]\['when'\] must be a str, int, float, bool"):
+        RAGProvider.from_texts(TEXTS[:1], metadatas=[{"when": object()}])
+    mixed = RAGProvider.from_texts(TEXTS[:2], metadatas=[{}, {"source": "s", "tags": ["a", "b"]}], k=2)
+    assert {p.source for p in mixed.retrieve("x")} == {None, "s"}
     with pytest.raises(ConfigError, match="ids must be 6 distinct strings"):
         RAGProvider.from_texts(TEXTS, ids=["same"] * 6)
     with pytest.raises(ConfigError, match="embedding_function must be a chromadb embedding function.*as_retriever"):
@@ -397,3 +401,13 @@ def test_joins_an_in_memory_chromadb_the_user_made_first():
             "p = RAGProvider.from_texts(['cats purr', 'dogs bark'], k=1); "
             "print(p.retrieve('which animal barks?')[0].text)")
     assert _run(code) == "dogs bark"
+
+
+def test_retrieval_package_exports():
+    import llm_validation_framework.retrieval as retrieval
+
+    assert retrieval.__all__ == sorted(set(retrieval.__all__))
+    for name in retrieval.__all__:
+        assert getattr(retrieval, name) is not None
+    with pytest.raises(AttributeError):
+        retrieval.NoSuchThing  # noqa: B018

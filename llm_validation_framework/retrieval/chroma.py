@@ -109,6 +109,9 @@ class ChromaRetriever(BaseRetriever):
 
 
 # -- stores -----------------------------------------------------------------------------------
+_SCALARS = (str, int, float, bool)
+
+
 def _settings() -> Settings:
     return Settings(anonymized_telemetry=False)
 
@@ -179,6 +182,11 @@ def build_collection(texts: Sequence[str], *, metadatas: Sequence[Mapping[str, A
         for i, metadata in enumerate(metadatas):
             if not isinstance(metadata, Mapping):
                 raise ConfigError(f"metadatas[{i}] must be a dict, got {type(metadata).__name__}")
+            for key, value in metadata.items():
+                items = value if isinstance(value, list) else [value]
+                if not isinstance(key, str) or not all(v is None or isinstance(v, _SCALARS) for v in items):
+                    raise ConfigError(f"metadatas[{i}][{key!r}] must be a str, int, float, bool, None or a list "
+                                      f"of them (chromadb stores nothing else), got {type(value).__name__}")
     if ids is not None:
         ids = [str(i) for i in ids]
         if len(ids) != len(texts) or len(set(ids)) != len(ids):
