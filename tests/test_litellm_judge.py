@@ -184,6 +184,28 @@ async def test_timeout_makes_the_check_unscored(stub_server, stub_judge):
     assert "JudgeTimeoutError" in result.error
 
 
+async def test_schema_mode_sends_the_verdict_schema_with_labels_as_enum(stub_server, stub_judge):
+    stub_server.push(chat_reply('{"reason": "ok", "verdict": "yes"}'))
+    await stub_judge(json_mode="schema").verdict(request())
+    sent = stub_server.chat_requests[0].body["response_format"]
+    assert sent["type"] == "json_schema"
+    schema = sent["json_schema"]["schema"]
+    assert schema["properties"]["verdict"]["enum"] == ["yes", "no"]
+    assert schema["required"] == ["verdict"]
+
+
+async def test_provider_refusing_response_format_is_asked_again_without_it(stub_server, stub_judge):
+    stub_server.push(StubReply(body={"error": {"message": "response_format is not supported by this model"}},
+                               status=400),
+                     chat_reply('{"verdict": "yes"}'), chat_reply('{"verdict": "no"}'))
+    judge = stub_judge(max_retries=0)
+    assert (await judge.verdict(request())).label == "yes"
+    first, second = stub_server.chat_requests
+    assert "response_format" in first.body and "response_format" not in second.body
+    assert (await judge.verdict(request())).label == "no"
+    assert "response_format" not in stub_server.chat_requests[2].body  # remembered
+
+
 # -- logprobs ------------------------------------------------------------------------------
 def verdict_tokens(label: str, alternatives: dict[str, float]) -> list[dict]:
     """Tokens of `{"reason": "ok", "verdict": "<label>"}` with alternatives at the label token."""

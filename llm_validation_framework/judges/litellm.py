@@ -5,6 +5,8 @@ One verdict is one chat call::
     system: request.instructions + the reply-format paragraph (JSON with "reason", "verdict")
     user:   request.prompt (already delimited by the check)
 
+with ``response_format`` where litellm says the model takes one: the verdict's JSON schema
+(labels as an enum; Anthropic's native structured output) or else ``json_object``.
 The reply is parsed strictly (:func:`~.parsing.parse_verdict`). An invalid reply is re-asked
 once with the parse error; a second invalid reply raises :class:`VerdictParseError` carrying
 both raw replies (the check becomes unscored, never 0). Where the provider returns token
@@ -39,7 +41,7 @@ from ..errors import JudgeCallError, JudgeTimeoutError, VerdictParseError
 from ..prompting import render
 from ..usage import Usage
 from .base import Judge, Verdict, VerdictRequest, expected_score
-from .parsing import parse_verdict, verdict_json_instructions
+from .parsing import parse_verdict, verdict_json_instructions, verdict_model
 
 __all__ = ["LiteLLMJudge"]
 
@@ -70,8 +72,11 @@ class LiteLLMJudge(Judge):
     """A judge served by litellm: ``LiteLLMJudge("openai/gpt-4o-mini", api_key=…)``.
 
     ``logprobs``: ``"auto"`` asks for token logprobs where litellm says the model supports
-    them, ``True`` always, ``False`` never. ``json_mode``: same for
-    ``response_format={"type": "json_object"}``. ``retry_base_s`` is the first backoff
+    them, ``True`` always, ``False`` never. ``json_mode``: ``"auto"`` sends the verdict's
+    JSON schema (labels as an enum) where litellm says the model supports response schemas,
+    else ``{"type": "json_object"}`` where it supports ``response_format``; ``"schema"`` /
+    ``"object"`` force one, ``False`` sends none. A provider refusing either with a 400 is
+    asked again without it. ``retry_base_s`` is the first backoff
     (doubling each retry, jittered, capped by ``retry_max_s``; a ``Retry-After`` header wins).
     """
 
@@ -85,7 +90,7 @@ class LiteLLMJudge(Judge):
         max_retries: int = 4,
         temperature: float = 0.0,
         logprobs: bool | Literal["auto"] = "auto",
-        json_mode: bool | Literal["auto"] = "auto",
+        json_mode: bool | Literal["auto", "schema", "object"] = "auto",
         retry_base_s: float = 1.0,
         retry_max_s: float = 60.0,
         top_logprobs: int = 5,
@@ -99,8 +104,8 @@ class LiteLLMJudge(Judge):
             raise ValueError(f"max_retries must be an integer >= 0, got {max_retries!r}")
         if logprobs not in ("auto", True, False):
             raise ValueError(f"logprobs must be 'auto', True or False, got {logprobs!r}")
-        if json_mode not in ("auto", True, False):
-            raise ValueError(f"json_mode must be 'auto', True or False, got {json_mode!r}")
+        if json_mode not in ("auto", "schema", "object", True, False):
+            raise ValueError(f"json_mode must be 'auto', 'schema', 'object' or False, got {json_mode!r}")
         if not 1 <= int(top_logprobs) <= 20:
             raise ValueError(f"top_logprobs must be in 1..20, got {top_logprobs!r}")
         self.name = model.strip()
@@ -117,6 +122,7 @@ class LiteLLMJudge(Judge):
         self.top_logprobs = int(top_logprobs)
         self.extra_params = dict(extra_params or {})
         self._supported: set[str] | None = None
+        self._schema_ok: bool | None = None
         self._rejected: set[str] = set()  # params the provider refused with a 400 (dropped from then on)
 
     # -- public --------------------------------------------------------------------------
@@ -186,7 +192,7 @@ class LiteLLMJudge(Judge):
                 with attempt:
                     attempts += 1
                     response = await self._call_once(litellm, messages, params)
-        except (_CallTimeout, asyncio.TimeoutError) as exc:
+        except (_CallTimeout, asyncio.TimeoutError):
             raise JudgeTimeoutError(
                 f"{self.name}: no reply within timeout_s={self.timeout_s:g} s ({attempts} attempt(s), "
                 f"{time.monotonic() - started:.1f} s in all)", status_code=None, attempts=attempts) from None
@@ -221,8 +227,10 @@ class LiteLLMJudge(Judge):
         if _status(exc) != 400:
             return None
         message = str(exc).lower()
-        for name, keys in (("logprobs", ("logprobs", "top_logprobs")), ("response_format", ("response_format",))):
-            if name in message and any(key in params for key in keys):
+        for name, keys, words in (("logprobs", ("logprobs", "top_logprobs"), ("logprobs",)),
+                                  ("response_format", ("response_format",),
+                                   ("response_format", "output_format", "json_schema", "json_object"))):
+            if any(word in message for word in words) and any(key in params for key in keys):
                 for key in keys:
                     params.pop(key, None)
                 self._rejected.add(name)
@@ -247,12 +255,38 @@ class LiteLLMJudge(Judge):
             params["api_key"] = key
         elif self.api_base:
             params["api_key"] = "no-key-needed"  # OpenAI-compatible local servers; the client insists on one
-        if self._wants("response_format", self.json_mode, litellm):
-            params["response_format"] = {"type": "json_object"}
+        response_format = self._response_format(litellm, request)
+        if response_format is not None:
+            params["response_format"] = response_format
         if self._wants("logprobs", self.logprobs, litellm):
             params["logprobs"] = True
             params["top_logprobs"] = self.top_logprobs
         return params
+
+    def _response_format(self, litellm: Any, request: VerdictRequest) -> dict[str, Any] | None:
+        mode = self.json_mode
+        if mode is False or "response_format" in self._rejected:
+            return None
+        if mode == "auto":
+            if self._supports_schema(litellm):
+                mode = "schema"
+            elif "response_format" in self._supported_params(litellm):
+                mode = "object"
+            else:
+                return None
+        if mode == "schema":
+            schema = verdict_model(request).model_json_schema()
+            return {"type": "json_schema", "json_schema": {"name": "verdict", "schema": schema}}
+        return {"type": "json_object"}
+
+    def _supports_schema(self, litellm: Any) -> bool:
+        if self._schema_ok is None:
+            try:
+                model, provider, _, _ = litellm.get_llm_provider(self.name, api_base=self.api_base)
+                self._schema_ok = bool(litellm.supports_response_schema(model=model, custom_llm_provider=provider))
+            except Exception:
+                self._schema_ok = False
+        return self._schema_ok
 
     def _wants(self, param: str, setting: bool | str, litellm: Any) -> bool:
         if setting is False or param in self._rejected:
