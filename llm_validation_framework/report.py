@@ -171,7 +171,7 @@ def _case(case: Mapping[str, Any]) -> str:
                f'<span class="score">{_score(case.get("score"))}</span> '
                f'<span class="reason">{_e(_short(case.get("reason")))}</span></summary>')
     body = [f'<p class="muted">line {_e(case.get("line"))} · threshold {_e(case.get("threshold"))} · '
-            f'{_e(case.get("duration_s"))}s · judge {_e(case.get("judge"))}'
+            f'{_seconds(case.get("duration_s"))} · judge {_e(case.get("judge"))}'
             + (f" · {_e(meta_text)}" if meta_text else "") + "</p>"]
     error = case.get("error")
     if error:
@@ -246,6 +246,10 @@ def _fmt(value: Any) -> str:
     if isinstance(value, (list, dict)):
         return json.dumps(value, ensure_ascii=False, default=str)
     return "" if value is None else str(value)
+
+
+def _seconds(value: Any) -> str:
+    return f"{value:.2f}s" if isinstance(value, (int, float)) and not isinstance(value, bool) else "–"
 
 
 def _short(text: Any, limit: int = 160) -> str:

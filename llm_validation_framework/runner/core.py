@@ -208,6 +208,9 @@ async def arun_dataset(
                 return
             record_finished(await _evaluate_unit(*unit))
 
+    if on_progress is not None:  # the total, before the first case (litellm's import can take seconds)
+        _notify(on_progress, RunProgress(done=0, total=total, passed=0, failed=0, unscored=0, errors=0,
+                                         usage=Usage(), elapsed_s=time.perf_counter() - started))
     tasks = [asyncio.create_task(produce())] + [asyncio.create_task(work()) for _ in range(concurrency)]
     try:
         await _gather_or_cancel(tasks)

@@ -34,9 +34,8 @@ class RunProgressBar:
 
         console = self._console or Console(stderr=True)
         self._progress = Progress(
-            TextColumn("[bold]lvf run"), BarColumn(), MofNCompleteColumn(),
-            TextColumn("[green]{task.fields[passed]} pass[/] [red]{task.fields[failed]} fail[/] "
-                       "[yellow]{task.fields[unscored]} unscored[/] [magenta]{task.fields[errors]} errors[/]"),
+            TextColumn("[bold]lvf"), BarColumn(bar_width=None if console.width >= 120 else 16), MofNCompleteColumn(),
+            TextColumn(self._counts(console.width)),
             TextColumn("{task.fields[rate]}"), TimeRemainingColumn(),
             TextColumn("{task.fields[tokens]} tok {task.fields[cost]}"),
             console=console, transient=False, refresh_per_second=4)
@@ -44,6 +43,15 @@ class RunProgressBar:
         self._task = self._progress.add_task("run", total=None, passed=0, failed=0, unscored=0, errors=0,
                                              rate="", tokens=0, cost="$0")
         return self
+
+    @staticmethod
+    def _counts(width: int) -> str:
+        if width >= 120:
+            return ("[green]{task.fields[passed]} pass[/] [red]{task.fields[failed]} fail[/] "
+                    "[yellow]{task.fields[unscored]} unscored[/] [magenta]{task.fields[errors]} errors[/]")
+        # narrow terminal: ✓ pass, ✗ fail, ? unscored, ! error
+        return ("[green]✓{task.fields[passed]}[/] [red]✗{task.fields[failed]}[/] "
+                "[yellow]?{task.fields[unscored]}[/] [magenta]!{task.fields[errors]}[/]")
 
     def update(self, event: RunProgress) -> None:
         self.last = event

@@ -106,28 +106,40 @@ def format_tokens(usage: Usage) -> str:
 
 
 def render_summary(summary: RunSummary, console: Any = None) -> None:
-    """Print the summary table with rich (to stderr unless a console is given)."""
+    """Print the summary table with rich (to stderr unless a console is given); lines on a narrow terminal."""
     from rich.console import Console
+    from rich.markup import escape
     from rich.table import Table
 
     console = console or Console(stderr=True)
-    table = Table(title="lvf run summary", title_justify="left")
-    for column, justify in (("agent", "left"), ("cases", "right"), ("pass rate", "right"), ("mean score", "right"),
-                            ("pass", "right"), ("fail", "right"), ("unscored", "right"), ("errors", "right"),
-                            ("judge calls", "right"), ("tokens", "right"), ("cost", "right"), ("time", "right")):
-        table.add_column(column, justify=justify)
+    rows = []
     for item in summary.agents.values():
         rate = "-" if item.pass_rate is None else f"{item.pass_rate:.1%}"
         mean = "-" if item.mean_score is None else f"{item.mean_score:.3f}"
-        table.add_row(item.agent, str(item.cases), rate, mean, str(item.passed), str(item.failed),
-                      str(item.unscored), str(item.errors), f"{item.usage.calls:,}", format_tokens(item.usage),
-                      format_cost(item.usage), f"{item.duration_s:.1f}s")
-    console.print(table)
+        per_case = f"{item.duration_s / item.cases:.2f}s" if item.cases else "-"
+        rows.append((escape(item.agent), str(item.cases), rate, mean, str(item.passed), str(item.failed),
+                     str(item.unscored), str(item.errors), f"{item.usage.calls:,}", format_tokens(item.usage),
+                     format_cost(item.usage), per_case))
+    columns = ("agent", "cases", "pass rate", "mean score", "pass", "fail", "unscored", "errors", "judge calls",
+               "tokens", "cost", "time/case")
+    if console.width >= 110:
+        table = Table(title="lvf run summary", title_justify="left")
+        for number, column in enumerate(columns):
+            table.add_column(column, justify="left" if number == 0 else "right")
+        for row in rows:
+            table.add_row(*row)
+        console.print(table)
+    else:  # a table of 12 columns is unreadable in 80: one line per agent
+        console.print("[bold]lvf run summary[/]")
+        for row in rows:
+            console.print(f"[bold]{row[0]}[/]: {row[1]} cases, pass rate {row[2]}, mean score {row[3]}; "
+                          f"{row[4]} pass, {row[5]} fail, {row[6]} unscored, {row[7]} errors; {row[8]} judge calls, "
+                          f"{row[9]} tokens, cost {row[10]}, {row[11]} per case", soft_wrap=True, highlight=False)
     line = f"{summary.evaluated} evaluated in {summary.wall_s:.1f}s"
     if summary.skipped:
         line += f", {summary.skipped} already done (resume)"
     if summary.out:
         line += f" → {summary.out}"
-    console.print(line)
+    console.print(escape(line), highlight=False, soft_wrap=True)
     for note in summary.notes:
-        console.print(f"note: {note}")
+        console.print(f"note: {escape(note)}", highlight=False, soft_wrap=True)
