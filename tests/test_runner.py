@@ -419,3 +419,28 @@ def test_refuses_inside_a_running_loop(tmp_path):
 
     with pytest.raises(RuntimeError, match="arun_dataset"):
         asyncio.run(inside())
+
+
+# -- progress bar and summary table ----------------------------------------------------------------
+def test_progress_bar_and_summary_render(tmp_path):
+    from io import StringIO
+
+    from rich.console import Console
+
+    from llm_validation_framework.runner import render_summary
+    from llm_validation_framework.runner.progress_bar import RunProgressBar
+
+    data = write_cases(tmp_path / "c.jsonl", cases(4) + [{"id": "x", "question": "Q?", "answer": "BAD"}])
+    buffer = StringIO()
+    with RunProgressBar(enabled=True, console=Console(file=buffer, force_terminal=True, width=160)) as bar:
+        summary = run_dataset(data, "relevancy", judge=GaugeJudge(), out=tmp_path / "r.jsonl", cache=False,
+                              on_progress=bar.update)
+    text = buffer.getvalue()
+    assert "5/5" in text and "5 pass" in text and "60 tok" in text and "$0.0005" in text
+    assert bar.last.done == 5
+    assert RunProgressBar().enabled is False  # stderr is not a terminal under pytest
+    wide, narrow = StringIO(), StringIO()
+    render_summary(summary, Console(file=wide, width=160))
+    render_summary(summary, Console(file=narrow, width=80))
+    assert "pass rate" in wide.getvalue() and "100.0%" in wide.getvalue()
+    assert "relevancy: 5 cases, pass rate 100.0%" in narrow.getvalue()
