@@ -191,7 +191,7 @@ class CachedJudge(Judge):
 def _params(judge: Judge) -> dict[str, Any]:
     """The judge's recorded settings, minus anything that does not change its answers."""
     info = dict(judge.describe())
-    for volatile in ("cache", "timeout", "max_retries", "api_base"):
+    for volatile in ("cache", "timeout", "timeout_s", "max_retries", "api_base"):
         info.pop(volatile, None)
     return {f"judge.{k}": repr(v) for k, v in info.items()}
 

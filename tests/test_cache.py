@@ -169,3 +169,20 @@ async def test_describe_names_the_cache_and_keeps_the_inner_settings(tmp_path):
     info = judge.describe()
     assert info["model"] == "m1" and info["cache"].endswith("c.sqlite")
     await judge.aclose()
+
+
+async def test_transport_settings_do_not_change_the_key(tmp_path):
+    """A longer timeout, more retries or another server URL for the same model keep the cached verdicts."""
+    class Transport(CountingJudge):
+        def __init__(self, timeout_s, api_base):
+            super().__init__()
+            self.timeout_s, self.api_base = timeout_s, api_base
+
+        def describe(self):
+            return {**super().describe(), "timeout_s": self.timeout_s, "max_retries": 4, "api_base": self.api_base}
+
+    path = tmp_path / "c.sqlite"
+    await CachedJudge(Transport(30, "http://127.0.0.1:1/v1"), path).verdict(request())
+    again = Transport(120, "http://127.0.0.1:2/v1")
+    await CachedJudge(again, path).verdict(request())
+    assert again.calls == 0
