@@ -160,6 +160,11 @@ def our_check_and_judge(name: str, server: Server, args: argparse.Namespace):
     else:
         from llm_validation_framework.judges.litellm import LiteLLMJudge
 
+        os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")  # as the judge does: no network at import
+        started = time.perf_counter()
+        import litellm  # noqa: F401 - imported here so row times measure judging, not the ~5 s import
+        print(f"  litellm imported in {time.perf_counter() - started:.1f}s", file=sys.stderr)
+
         # same server, litellm's OpenAI path; logprobs and JSON mode on (the server supports both);
         # a long timeout and one retry: a slow CPU is not a failing provider
         judge = LiteLLMJudge(f"openai/{server.model_id}", api_key="no-key-needed", api_base=server.base_url,
@@ -271,11 +276,26 @@ def _fmt(value: Any, digits: int = 2) -> str:
     return str(value)
 
 
-def table(results: dict[str, Any]) -> str:
+def common_rows(results: dict[str, Any], out_dir: Path) -> dict[str, Any]:
+    """Each framework re-scored on only the rows every framework of its set finished (same rows, fair)."""
+    by_set: dict[str, list[str]] = {}
+    for key in results["frameworks"]:
+        by_set.setdefault(key.split("/", 1)[0], []).append(key)
+    common = {}
+    for set_name, keys in by_set.items():
+        id_sets = [set(results["frameworks"][k].get("ids", [])) for k in keys]
+        shared = set.intersection(*id_sets) if id_sets else set()
+        for key in keys:
+            records = [r for r in _read(out_dir / f"{set_name}.{key.split('/', 1)[1]}.jsonl") if r["id"] in shared]
+            common[key] = summarise(records)
+    return common
+
+
+def table(results: dict[str, Any], *, which: str = "frameworks") -> str:
     lines = ["| set | framework | eval rows (scored) | calib rows | threshold | BA | BA, unscored = wrong | BA @0.5 "
              "| AUC | calls/row | prompt tok/row | completion tok/row | s/row | unscored/NaN/error (eval+calib) |",
              "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
-    for key, summary in results["frameworks"].items():
+    for key, summary in results[which].items():
         set_name, name = key.split("/", 1)
         s = summary
         lines.append(
@@ -284,7 +304,10 @@ def table(results: dict[str, Any]) -> str:
             f"| {_fmt(s['calls_per_row'], 1)} | {_fmt(s['prompt_tokens_per_row'], 0)} "
             f"| {_fmt(s['completion_tokens_per_row'], 0)} | {_fmt(s['seconds_per_row'], 1)} "
             f"| {s['unscored'] + s['unscored_calib']} |")
-    if results.get("imports"):
+    if which == "frameworks" and results.get("common_rows"):
+        lines += ["", "Same rows only (the rows every framework of the set finished):", ""]
+        lines += table(results, which="common_rows").splitlines()
+    if which == "frameworks" and results.get("imports"):
         lines += ["", "| import (median of 5 fresh processes) | seconds |", "|---|---|"]
         lines += [f"| {label} | {v['import_s_median']:.3f} |" for label, v in results["imports"].items()]
     return "\n".join(lines) + "\n"
@@ -348,7 +371,11 @@ def main(argv: list[str] | None = None) -> int:
                                 calib_per_cell=args.calib_per_cell or per_cell[1])
             calib = split["calib"][:args.calib_limit]
             evals = split["eval"][:args.limit]
-            items = [{"split": "calib", "row": r} for r in calib] + [{"split": "eval", "row": r} for r in evals]
+            # interleaved, so a run cut short by --budget-s still has rows of both slices
+            items = []
+            for i in range(max(len(calib), len(evals))):
+                items += [{"split": "eval", "row": evals[i]}] if i < len(evals) else []
+                items += [{"split": "calib", "row": calib[i]}] if i < len(calib) else []
             rows_file = out_dir / f"{set_name}.rows.jsonl"
             rows_file.write_text("".join(json.dumps(i) + "\n" for i in items))
             run_info["samples"][set_name] = {"file": str(path), "sha256": sha256_file(path),
@@ -372,6 +399,7 @@ def main(argv: list[str] | None = None) -> int:
                 wall = time.perf_counter() - started
                 records = [r for r in _read(out) if r["id"] in wanted_ids]
                 summary = summarise(records)
+                summary["ids"] = sorted(r["id"] for r in records)
                 summary["wall_s_last_run"] = round(wall, 1)
                 results["frameworks"][f"{set_name}/{name}"] = summary
                 print(f"    {len(records)} rows, BA {_fmt(summary['ba_scored'])}, "
@@ -381,6 +409,7 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         run_info["finished"] = time.strftime("%Y-%m-%d %H:%M:%S")
         results["runs"].append(run_info)
+        results["common_rows"] = common_rows(results, out_dir)
         results_path.write_text(json.dumps(results, indent=2))
         server.close()
     (out_dir / "table.md").write_text(table(results))
