@@ -444,3 +444,26 @@ def test_progress_bar_and_summary_render(tmp_path):
     render_summary(summary, Console(file=narrow, width=80))
     assert "pass rate" in wide.getvalue() and "100.0%" in wide.getvalue()
     assert "relevancy: 5 cases, pass rate 100.0%" in narrow.getvalue()
+
+
+def test_repeats_are_each_asked_and_each_replayed_from_the_cache(tmp_path):
+    """Stability runs ask a check N times: the cache must not collapse them into one answer."""
+    data = write_cases(tmp_path / "c.jsonl", cases(4))
+    counter = {"n": 0}
+
+    def varying(request):
+        counter["n"] += 1
+        labels = sorted(request.options, key=request.options.get)
+        return {"verdict": labels[counter["n"] % len(labels)], "reason": f"call {counter['n']}"}
+
+    cache = tmp_path / "cache.sqlite"
+    first = run_dataset(data, "relevancy", judge=ScriptedJudge(varying), out=tmp_path / "r1.jsonl", cache=cache,
+                        repeats=3)
+    assert counter["n"] == 12 and first.usage.calls == 12
+    replay = ScriptedJudge([])
+    second = run_dataset(data, "relevancy", judge=replay, out=tmp_path / "r2.jsonl", cache=cache, repeats=3)
+    assert second.usage.calls == 0 and second.usage.cached_calls == 12
+    scores = [{r["id"]: r["score"] for r in case_lines(tmp_path / name)} for name in ("r1.jsonl", "r2.jsonl")]
+    assert scores[0] == scores[1]
+    with pytest.raises(ConfigError, match="odd"):
+        run_dataset(data, "relevancy", judge=ScriptedJudge([]), out=tmp_path / "r3.jsonl", cache=False, repeats=2)

@@ -94,6 +94,7 @@ async def arun_dataset(
     config_path: str | None = None,
     threshold: float | None = None,
     rag: Any = None,
+    repeats: int | None = None,
     settings: Mapping[str, Any] | None = None,
 ) -> RunSummary:
     """Evaluate a JSONL dataset and stream results to ``out``.
@@ -102,6 +103,7 @@ async def arun_dataset(
     instances. The judge is ``judge`` if given, else built from ``provider``/``model``/``api_base``
     (and config.ini). ``cache``: True (default file), False, or a sqlite path. ``resume`` keeps
     the cases already PASS/FAIL in ``out`` and re-runs the rest (UNSCORED and ERROR included).
+    ``repeats`` (odd) asks every check that many times and keeps the median (agents built by name).
     ``settings`` are extra values recorded (redacted) in the header.
     """
     started = time.perf_counter()
@@ -128,7 +130,7 @@ async def arun_dataset(
     shared = CachedJudge(judge, cache_path) if (cache is not False and judge is not None) else judge
     if shared is not judge:
         owned.append(shared)
-    built = build_agents(agents, shared, threshold=threshold, rag=rag)
+    built = build_agents(agents, shared, threshold=threshold, rag=rag, repeats=repeats)
     if cache is not False:
         built = [(name, _with_cache(agent, cache_path, owned)) for name, agent in built]
 
@@ -147,7 +149,7 @@ async def arun_dataset(
     header_settings = redact({
         "concurrency": concurrency, "limit": limit, "field_map": field_map, "resume": resume,
         "cache": str(shared.path) if isinstance(shared, CachedJudge) else bool(cache),
-        "provider": provider, "model": model, "api_base": api_base, "threshold": threshold,
+        "provider": provider, "model": model, "api_base": api_base, "threshold": threshold, "repeats": repeats,
         **dict(settings or {})})
     if previous_header is not None and previous_header.get("judge") != header_judge:
         summary.notes.append("resumed with a different judge than the earlier part of this file: "

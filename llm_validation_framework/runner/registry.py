@@ -58,7 +58,7 @@ def agent_class(name: str) -> type:
 
 
 def build_agents(agents: str | Sequence[Any], judge: Any, *, threshold: float | None = None,
-                 rag: Any = None) -> list[tuple[str, Any]]:
+                 rag: Any = None, repeats: int | None = None) -> list[tuple[str, Any]]:
     """``[(result name, agent)]``: names are instantiated with the shared ``judge``; Agent instances are kept."""
     from ..agents.base import Agent
 
@@ -77,6 +77,8 @@ def build_agents(agents: str | Sequence[Any], judge: Any, *, threshold: float | 
                     kwargs["threshold"] = threshold
                 if rag is not None:
                     kwargs["rag"] = rag
+                if repeats is not None:
+                    kwargs["repeats"] = repeats
                 out.append((name, agent_class(name)(**kwargs)))
             continue
         else:
