@@ -195,5 +195,5 @@ def summarise(records: list[dict[str, Any]]) -> dict[str, Any]:
         "prompt_tokens_per_row": per_row("prompt_tokens"),
         "completion_tokens_per_row": per_row("completion_tokens"),
         "seconds_per_row": (sum(r["seconds"] for r in records) / rows) if rows else None,
-        "errors": [r["error"] for r in records if r["error"]][:5],
+        "errors": [r["error"] for r in records if r.get("error")][:5],
     }

@@ -1,0 +1,79 @@
+"""The benchmark's own rules (sampling, threshold, scoring). Run: .venv/bin/pytest benchmarks/peers/test_common.py"""
+
+from __future__ import annotations
+
+import sys
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from common import (auc, balanced_accuracy, choose_threshold, load_rows,  # noqa: E402
+                    sample_rows, summarise)
+
+DATA = Path(__file__).resolve().parents[3] / "shared" / "data" / "judge-dev"
+
+
+def rows(n_groups=20, per_group=3, sources=("a", "b")):
+    out = []
+    for g in range(n_groups):
+        for i in range(per_group):
+            out.append({"id": f"{g}-{i}", "source": sources[g % len(sources)], "claim": f"c{g}-{i}",
+                        "question": f"q{g}", "label": "supported" if (g + i) % 2 else "unsupported",
+                        "premise_passages": ["p"]})
+    return out
+
+
+def test_sample_is_deterministic_split_by_group_and_covers_every_cell_first():
+    data = rows()
+    one = sample_rows(data, "support", seed=1, eval_per_cell=5, calib_per_cell=2)
+    assert one == sample_rows(data, "support", seed=1, eval_per_cell=5, calib_per_cell=2)
+    assert one != sample_rows(data, "support", seed=2, eval_per_cell=5, calib_per_cell=2)
+    calib_groups = {r["question"] for r in one["calib"]}
+    eval_groups = {r["question"] for r in one["eval"]}
+    assert not calib_groups & eval_groups
+    cells = Counter((r["source"], r["label"]) for r in one["calib"])
+    assert set(cells.values()) == {2} and len(cells) == 4
+    # round-robin: the first 4 evaluation rows are one per (source, label) cell
+    assert len({(r["source"], r["label"]) for r in one["eval"][:4]}) == 4
+
+
+@pytest.mark.skipif(not (DATA / "support.jsonl").exists(), reason="judge-dev data not present")
+def test_real_support_sample_has_208_eval_rows_over_all_sources():
+    split = sample_rows(load_rows(DATA / "support.jsonl"), "support", seed=20251202, eval_per_cell=13,
+                        calib_per_cell=4)
+    assert len(split["eval"]) == 208 and len(split["calib"]) == 64
+    assert len({r["source"] for r in split["eval"][:16]}) == 8
+    assert not {r["id"] for r in split["eval"]} & {r["id"] for r in split["calib"]}
+
+
+def test_balanced_accuracy_and_auc():
+    assert balanced_accuracy([(True, True), (True, False), (False, False), (False, False)]) == 0.75
+    assert balanced_accuracy([(True, True)]) is None
+    assert auc([(True, 0.9), (False, 0.1), (True, 0.5), (False, 0.5)]) == 0.875
+
+
+def test_threshold_best_balanced_accuracy_ties_nearest_half_and_default_without_both_labels():
+    assert choose_threshold([(True, 0.9), (False, 0.2)]) == 0.9  # 0.2 < t <= 0.9 all perfect; 0.9 nearest 0.5
+    # t=0.6 and t=0.7 both give 0.75: the tie goes to the one nearer 0.5
+    assert choose_threshold([(True, 0.6), (True, 0.7), (False, 0.1), (False, 0.65)]) == 0.6
+    assert choose_threshold([(True, 0.6), (True, 0.7), (False, 0.1), (False, 0.3)]) == 0.6
+    assert choose_threshold([(True, 0.9)]) == 0.5
+    assert choose_threshold([]) == 0.5
+
+
+def test_unscored_rows_count_as_wrong_in_ba_all_but_not_in_ba_scored():
+    records = [
+        {"split": "calib", "positive": True, "score": 1.0, "source": "s", "seconds": 1, "calls": 1},
+        {"split": "calib", "positive": False, "score": 0.0, "source": "s", "seconds": 1, "calls": 1},
+        {"split": "eval", "positive": True, "score": 1.0, "source": "s", "seconds": 1, "calls": 2, "error": None},
+        {"split": "eval", "positive": False, "score": 0.0, "source": "s", "seconds": 1, "calls": 2, "error": None},
+        {"split": "eval", "positive": True, "score": None, "source": "s", "seconds": 1, "calls": 2,
+         "error": "score is NaN"},
+    ]
+    summary = summarise(records)
+    assert summary["ba_scored"] == 1.0
+    assert summary["ba_all"] == 0.75
+    assert summary["unscored"] == 1 and summary["errors"] == ["score is NaN"]
+    assert summary["calls_per_row"] == pytest.approx(8 / 5)
