@@ -289,6 +289,21 @@ def test_two_consecutive_evaluate_calls_reuse_nothing_from_a_closed_loop(stub_se
     assert len(stub_server.chat_requests) == 4
 
 
+def test_finished_event_loops_leave_no_cached_clients_behind(stub_server):
+    import litellm
+
+    from llm_validation_framework.agents.accuracy import AccuracyAgent
+
+    stub_server.default = first_label_reply
+    agent = AccuracyAgent(provider="openai", model="stub", api_base=stub_server.base_url)
+    agent.evaluate(EIFFEL)
+    cached = len(litellm.in_memory_llm_clients_cache.cache_dict)
+    for _ in range(4):
+        assert agent.evaluate(EIFFEL)["status"] == "PASS"
+    # litellm caches HTTP clients per event loop; each evaluate() is a new loop whose clients we close
+    assert len(litellm.in_memory_llm_clients_cache.cache_dict) <= cached
+
+
 def test_constructing_an_agent_does_not_import_litellm(tmp_path):
     import subprocess
 
