@@ -190,6 +190,8 @@ def test_existing_results_are_not_overwritten_silently(tmp_path):
         run_dataset(data, "relevancy", judge=ScriptedJudge(best), out=out, cache=False)
     run_dataset(data, "relevancy", judge=ScriptedJudge(best), out=out, cache=False, overwrite=True)
     assert len(case_lines(out)) == 2
+    with pytest.raises(ConfigError, match="dataset itself"):
+        run_dataset(data, "relevancy", judge=ScriptedJudge(best), out=data, cache=False, overwrite=True)
 
 
 @pytest.mark.parametrize("agents,match", [("nosuch", "unknown agent 'nosuch'"), ("relevancy,relevancy", "twice"),

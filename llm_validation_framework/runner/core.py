@@ -115,6 +115,8 @@ async def arun_dataset(
     if limit is not None:
         rows_total = min(rows_total, limit)
     out_path = Path(out).expanduser() if out is not None else default_out_path(path)
+    if out_path.resolve() == Path(path).expanduser().resolve():
+        raise ConfigError(f"--out {out_path} is the dataset itself: write the results to another file")
     if out_path.exists() and out_path.stat().st_size > 0 and not resume and not overwrite:
         raise ConfigError(f"results file {out_path} already exists: pass --resume to continue it, "
                           f"--overwrite to replace it, or --out another path")
