@@ -32,6 +32,7 @@ _EXPORTS: dict[str, str] = {
     "LocalJudge": "judges.local",
     "LocalModelError": "errors",
     "MissingAPIKeyError": "errors",
+    "make_judge": "judges",
     "Passage": "inputs",
     "ProgressEvent": "progress",
     "RAGProvider": "retrieval",
@@ -70,6 +71,7 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
     from .errors import (ConfigError, InputError, JudgeCallError, JudgeError, JudgeTimeoutError, LocalModelError,
                          LVFError, MissingAPIKeyError, RetrievalError, ScriptExhaustedError, VerdictParseError)
     from .inputs import Passage
+    from .judges import make_judge
     from .judges.base import Judge, Verdict, VerdictRequest
     from .judges.litellm import LiteLLMJudge
     from .judges.local import LocalJudge

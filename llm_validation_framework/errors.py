@@ -63,12 +63,18 @@ class RetrievalError(LVFError):
 
 
 class JudgeError(LVFError):
-    """The judge could not produce a verdict. ``raw_replies`` keeps what it said, if anything."""
+    """The judge could not produce a verdict.
 
-    def __init__(self, message: str, *, raw_replies: list[str] | None = None, attempts: int = 0) -> None:
+    ``raw_replies`` keeps what it said, if anything; ``usage`` what the failed attempts cost
+    (tokens are spent all the same), or None when unknown.
+    """
+
+    def __init__(self, message: str, *, raw_replies: list[str] | None = None, attempts: int = 0,
+                 usage: object | None = None) -> None:
         super().__init__(message)
         self.raw_replies = list(raw_replies or [])
         self.attempts = attempts
+        self.usage = usage
 
 
 class JudgeCallError(JudgeError):

@@ -180,3 +180,14 @@ def test_agent_rejects_non_judge_and_non_rag_objects():
         AccuracyAgent(judge="gpt-4")
     with pytest.raises(ConfigError, match="RAGProvider"):
         AccuracyAgent(judge=ScriptedJudge([]), rag=object())
+
+
+def test_tokens_spent_on_a_failed_verdict_are_still_counted():
+    from llm_validation_framework import Usage, VerdictParseError
+
+    failure = VerdictParseError("never valid", raw_replies=["a", "b"], attempts=2,
+                                usage=Usage(calls=2, prompt_tokens=300, completion_tokens=40))
+    judge = by_check({"relevancy": failure, "factual": {"verdict": "correct"}})
+    result = AccuracyAgent(judge=judge).evaluate(EIFFEL)
+    assert result.check("relevancy").usage.prompt_tokens == 300
+    assert result.usage.calls == 3

@@ -161,7 +161,7 @@ class LiteLLMJudge(Judge):
                 failure = VerdictParseError(
                     f"{self.name} gave no valid verdict for check {request.check!r} in 2 attempts: {again}",
                     raw_replies=[first.text, second.text], attempts=2)
-                failure.usage = usage  # type: ignore[attr-defined]  (tokens were spent all the same)
+                failure.usage = usage  # tokens were spent all the same
                 raise failure from None
             reply, attempts = second, 2
 
