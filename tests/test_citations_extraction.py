@@ -270,3 +270,24 @@ def test_huge_answer_is_linear_enough():
     units = cited_sentences(answer, KeyLedger([Passage(str(i), "x") for i in range(1, 10)]), sentences)
     assert len(sentences) == 4000 and all(u.cited for u in units)
     assert time.perf_counter() - started < 60  # sanity bound only; typical well under a few seconds
+
+
+@pytest.mark.parametrize("text", [
+    "a." * 50000,                       # every point a candidate boundary, no spaces
+    "[1, " * 30000,                     # a marker that never closes
+    "[1 " * 30000,                      # openings without a close
+    "(Smith, Jones, " * 20000,          # an author list that never ends
+    "https://x.org/" + "." * 50000,     # a URL of trailing punctuation
+    "- item [1]\n" * 20000,             # many list items
+    "`code " * 20000,                   # unclosed inline code
+    "```\n" * 20000,                    # many fences
+])
+def test_pathological_inputs_stay_fast(text):
+    import time
+
+    started = time.perf_counter()
+    sentences = split_sentences(text)
+    cited_sentences(text, KeyLedger([Passage("1", "x")]), sentences)
+    extract_references(text)
+    find_malformed_markers(text)
+    assert time.perf_counter() - started < 10  # quadratic behaviour here took minutes before

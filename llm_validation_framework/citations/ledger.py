@@ -75,8 +75,15 @@ def cited_sentences(answer: str, ledger: KeyLedger, sentences: Sequence[Sentence
     sentences = split_sentences(answer) if sentences is None else sentences
     markers = find_markers(answer)
     out = []
+    position = 0  # sentences and markers are both in text order: one merged pass
     for sentence in sentences:
-        own = tuple(m for m in markers if sentence.start <= m.start < sentence.end) if sentence.kind == "text" else ()
+        while position < len(markers) and markers[position].start < sentence.start:
+            position += 1
+        own_list = []
+        while position < len(markers) and markers[position].start < sentence.end:
+            own_list.append(markers[position])
+            position += 1
+        own = tuple(own_list) if sentence.kind == "text" else ()
         keys = tuple(dict.fromkeys(k for m in own for k in m.keys))
         passages, missing = ledger.resolve(keys)
         out.append(CitedSentence(sentence, own, keys, tuple(passages), tuple(missing)))

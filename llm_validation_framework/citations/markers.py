@@ -11,9 +11,11 @@ so a check can say so instead of silently ignoring it.
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
+from collections.abc import Iterable
 from dataclasses import dataclass
 
-__all__ = ["CitationMarker", "code_spans", "fenced_spans", "find_malformed_markers", "find_markers", "normalize_key",
+__all__ = ["CitationMarker", "SpanSet", "code_spans", "fenced_spans", "find_malformed_markers", "find_markers", "normalize_key",
            "strip_markers"]
 
 #: widest range a marker like ``[1-40]`` may expand to; wider ranges are kept as one (unresolvable) key
@@ -21,11 +23,11 @@ MAX_RANGE = 64
 
 _KEY = r"\^?[A-Za-z]{0,3}\d{1,6}"
 _SEP = r"\s*(?:[,;]|[-\u2013\u2014])\s*"
-MARKER_RE = re.compile(r"\[(?P<body>\s*" + _KEY + r"(?:" + _SEP + _KEY + r")*\s*)\](?!\()")
+MARKER_RE = re.compile(r"\[(?P<body>\s{0,3}" + _KEY + r"(?:" + _SEP + _KEY + r"){0,63}\s{0,3})\](?!\()")
 _KEY_RE = re.compile(r"\^?(?P<prefix>[A-Za-z]{0,3})(?P<number>\d{1,6})")
 _OPENING_RE = re.compile(r"\[\^?[A-Za-z]{0,3}\d")
 _MALFORMED_RE = re.compile(r"\[[\w \t,;^\u2013\u2014-]{1,24}")
-_LINK_RE = re.compile(r"\[[^\]\n]*\]\([^)\n]*\)")
+_LINK_RE = re.compile(r"\[[^\]\n]{0,300}\]\([^)\s]{0,2000}\)")
 _FENCE_RE = re.compile(r"^[ \t]*(```|~~~)[^\n]*\n.*?(?:^[ \t]*\1[ \t]*$|\Z)", re.MULTILINE | re.DOTALL)
 _INLINE_CODE_RE = re.compile(r"`[^`\n]+`")
 
@@ -79,22 +81,39 @@ def fenced_spans(text: str) -> list[tuple[int, int]]:
 def code_spans(text: str) -> list[tuple[int, int]]:
     """Spans of fenced code blocks and inline code."""
     spans = fenced_spans(text)
+    fences = SpanSet(spans)
     for m in _INLINE_CODE_RE.finditer(text):
-        if not _inside(m.start(), spans):
+        if m.start() not in fences:
             spans.append((m.start(), m.end()))
     return sorted(spans)
 
 
-def _inside(position: int, spans: list[tuple[int, int]]) -> bool:
-    return any(start <= position < end for start, end in spans)
+class SpanSet:
+    """Character spans with O(log n) membership: ``position in spans``."""
+
+    def __init__(self, spans: Iterable[tuple[int, int]] = ()) -> None:
+        merged: list[list[int]] = []
+        for start, end in sorted(spans):
+            if merged and start <= merged[-1][1]:
+                merged[-1][1] = max(merged[-1][1], end)
+            else:
+                merged.append([start, end])
+        self._starts = [start for start, _ in merged]
+        self._ends = [end for _, end in merged]
+
+    def __contains__(self, position: object) -> bool:
+        if not isinstance(position, int):
+            return False
+        i = bisect_right(self._starts, position) - 1
+        return i >= 0 and position < self._ends[i]
 
 
 def find_markers(text: str, *, skip: list[tuple[int, int]] | None = None) -> list[CitationMarker]:
     """Every citation marker in ``text`` outside code, in order."""
-    excluded = code_spans(text) if skip is None else skip
+    excluded = SpanSet(code_spans(text) if skip is None else skip)
     markers = []
     for m in MARKER_RE.finditer(text):
-        if _inside(m.start(), excluded):
+        if m.start() in excluded:
             continue
         line_start = text.rfind("\n", 0, m.start()) + 1
         if m.group("body").lstrip().startswith("^") and not text[line_start:m.start()].strip() \
@@ -120,7 +139,8 @@ def find_malformed_markers(text: str) -> list[str]:
     covered += [(m.start(), m.end()) for m in MARKER_RE.finditer(text)]
     covered += [(m.start(), m.end()) for m in _LINK_RE.finditer(text)]
     found = []
+    covered_set = SpanSet(covered)
     for m in _OPENING_RE.finditer(text):
-        if not _inside(m.start(), covered):
+        if m.start() not in covered_set:
             found.append(_MALFORMED_RE.match(text, m.start()).group(0).rstrip())
     return found

@@ -9,6 +9,7 @@ wins over the URL inside it, a DOI URL is one DOI, an author-year group
 from __future__ import annotations
 
 import re
+from bisect import bisect_left, insort
 from dataclasses import dataclass
 from typing import Literal
 
@@ -42,19 +43,32 @@ class Reference:
     end: int
 
 
-def _overlaps(start: int, end: int, taken: list[tuple[int, int]]) -> bool:
-    return any(start < e and s < end for s, e in taken)
+class _Taken:
+    """Non-overlapping spans already claimed, sorted, with O(log n) overlap tests."""
+
+    def __init__(self, spans: list[tuple[int, int]]) -> None:
+        self.spans: list[tuple[int, int]] = []
+        for span in sorted(spans):
+            if not self.overlaps(*span):
+                self.spans.append(span)
+
+    def overlaps(self, start: int, end: int) -> bool:
+        i = bisect_left(self.spans, (end, -1)) - 1  # the last span starting before `end`
+        return i >= 0 and self.spans[i][1] > start
+
+    def add(self, start: int, end: int) -> None:
+        insort(self.spans, (start, end))
 
 
 def extract_references(text: str) -> list[Reference]:
     """All external references in ``text``, in order of appearance."""
-    taken = list(code_spans(text))
+    taken = _Taken(code_spans(text))
     found: list[Reference] = []
 
     def add(start: int, end: int, kind: Kind, value: str | None = None) -> None:
-        if _overlaps(start, end, taken):
+        if taken.overlaps(start, end):
             return
-        taken.append((start, end))
+        taken.add(start, end)
         found.append(Reference(text[start:end] if value is None else value, kind, start, end))
 
     for m in _MD_LINK_RE.finditer(text):
@@ -75,12 +89,12 @@ def extract_references(text: str) -> list[Reference]:
         if len(parts) == 1:
             add(m.start(), m.end(), "academic")
             continue
-        if _overlaps(m.start(), m.end(), taken):
+        if taken.overlaps(m.start(), m.end()):
             continue
         offset = m.start("body")
         for part in parts:
             found.append(Reference(f"({part.group(0)})", "academic", offset + part.start(), offset + part.end()))
-        taken.append((m.start(), m.end()))
+        taken.add(m.start(), m.end())
     for m in _NARRATIVE_RE.finditer(text):
         add(m.start(), m.end(), "academic")
     return sorted(found, key=lambda r: r.start)

@@ -23,7 +23,7 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
-from .markers import MARKER_RE, code_spans, fenced_spans, strip_markers
+from .markers import MARKER_RE, SpanSet, code_spans, fenced_spans, strip_markers
 
 __all__ = ["ABBREVIATIONS", "Sentence", "split_sentences", "word_count"]
 
@@ -36,7 +36,7 @@ e.g i.e a.m p.m u.s u.k u.n e.u ph.d b.sc m.sc
 """.split())
 
 _URL_RE = re.compile(r"(?:https?://|www\.)[^\s<>\"'\])]*[^\s<>\"'\]).,;:!?]", re.IGNORECASE)
-_LINK_RE = re.compile(r"\[[^\]\n]*\]\([^)\n]*\)")
+_LINK_RE = re.compile(r"\[[^\]\n]{0,300}\]\([^)\s]{0,2000}\)")
 _BLOCK_START_RE = re.compile(r"[ \t]*(?:[-*+\u2022][ \t]+|\d{1,3}[.)][ \t]+|#{1,6}[ \t]|\|)")
 _LIST_PREFIX_RE = re.compile(r"[ \t]*(?:[-*+\u2022]|\d{1,3}[.)]|#{1,6})[ \t]+")
 _END_RE = re.compile(r"[.!?\u2026]+[\"'\u2019\u201d)\]*_]*")
@@ -93,18 +93,19 @@ def _blocks(text: str, fences: list[tuple[int, int]]) -> list[tuple[int, int, bo
     return blocks
 
 
-def _protected(text: str, codes: list[tuple[int, int]]) -> list[tuple[int, int]]:
+def _protected(text: str, codes: list[tuple[int, int]]) -> SpanSet:
     spans = list(codes)
     spans += [(m.start(), m.end()) for m in _URL_RE.finditer(text)]
     spans += [(m.start(), m.end()) for m in _LINK_RE.finditer(text)]
     spans += [(m.start(), m.end()) for m in MARKER_RE.finditer(text)]
-    return spans
+    return SpanSet(spans)
 
 
 def _is_abbreviation(text: str, block_start: int, dot: int) -> bool:
     """Whether the point at ``dot`` closes an abbreviation or an initial."""
     word_start = dot
-    while word_start > block_start and not text[word_start - 1].isspace() and text[word_start - 1] not in "([\"'\u201c":
+    floor = max(block_start, dot - 32)  # abbreviations are short: never walk back further
+    while word_start > floor and not text[word_start - 1].isspace() and text[word_start - 1] not in "([\"'\u201c":
         word_start -= 1
     word = text[word_start:dot]
     if not word:
@@ -117,12 +118,12 @@ def _is_abbreviation(text: str, block_start: int, dot: int) -> bool:
     return bool(re.fullmatch(r"(?:[a-z]\.)+[a-z]", word))  # dotted: "u.s", "e.g", "n.b"
 
 
-def _split_block(text: str, start: int, end: int, protected: list[tuple[int, int]]) -> list[tuple[int, int]]:
+def _split_block(text: str, start: int, end: int, protected: SpanSet) -> list[tuple[int, int]]:
     prefix = _LIST_PREFIX_RE.match(text, start, end)
     scan_from = prefix.end() if prefix else start
     cuts: list[int] = []
     for m in _END_RE.finditer(text, scan_from, end):
-        if any(s <= m.start() < e for s, e in protected):
+        if m.start() in protected:
             continue
         if m.group(0)[0] == "." and len(m.group(0).rstrip("\"'\u2019\u201d)]*_")) == 1 \
                 and _is_abbreviation(text, start, m.start()):
