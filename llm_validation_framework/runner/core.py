@@ -20,12 +20,13 @@ from pathlib import Path
 from typing import Any
 
 from ..cache import CachedJudge, case_scope
-from ..errors import ConfigError, InputError, JudgeCallError, LVFError
-from ..judges.base import Judge, Verdict, VerdictRequest
+from ..errors import ConfigError, InputError, LVFError
+from ..judges.base import Judge
 from ..usage import Usage
 from .dataset import CaseRow, count_rows, iter_cases, parse_field_map
+from .probe import probe_prompt_hashes
 from .registry import build_agents
-from .results_file import ResultsWriter, iter_results, redact
+from .results_file import ResultsWriter, load_prior, redact, usage_from_dict
 from .summary import AgentSummary, RunSummary
 
 __all__ = ["RunAbortedError", "RunProgress", "arun_dataset", "default_out_path", "run_dataset"]
@@ -141,7 +142,7 @@ async def arun_dataset(
     prior: dict[tuple[str, str], tuple[str, float | None]] = {}
     previous_header: dict[str, Any] | None = None
     if resume and out_path.exists():
-        previous_header = _load_prior(out_path, tallies, prior, summary.notes)
+        previous_header = load_prior(out_path, tallies, prior, summary.notes)
     done_keys = {key for key, (status, _) in prior.items() if status in ("PASS", "FAIL")}
     agent_names = [name for name, _ in built]
     total = max(0, rows_total * len(built) - sum(1 for key in done_keys if key[0] in agent_names))
@@ -162,7 +163,7 @@ async def arun_dataset(
         agents=[{"name": name, "class": type(agent).__name__, "threshold": getattr(agent, "threshold", None)}
                 for name, agent in built],
         judge=header_judge,
-        prompt_hashes=await _probe_prompt_hashes(built),
+        prompt_hashes=await probe_prompt_hashes(built),
         settings=header_settings,
         resumed=previous_header is not None,
     )
@@ -180,7 +181,7 @@ async def arun_dataset(
         if key in prior:
             old_status, old_score = prior.pop(key)
             tally.add(old_status, old_score, Usage(), 0.0, sign=-1)
-        usage = _usage(record.get("usage"))
+        usage = usage_from_dict(record.get("usage"))
         tally.add(record["status"], record.get("score"), usage, record.get("duration_s") or 0.0)
         for check in record.get("checks") or ():
             if check.get("prompt_hash"):
@@ -303,69 +304,6 @@ def _error_record(base: dict[str, Any], row: CaseRow, exc: BaseException, durati
             "notes": [], "error": error, "meta": row.meta}
 
 
-def _load_prior(out_path: Path, tallies: dict[str, AgentSummary],
-                prior: dict[tuple[str, str], tuple[str, float | None]], notes: list[str]) -> dict[str, Any] | None:
-    """Read an earlier results file for --resume: last line per (agent, id) wins."""
-    header = None
-    bad: list[int] = []
-    for record in iter_results(out_path, on_bad_line=lambda n, _line: bad.append(n)):
-        if record["type"] == "header":
-            header = record
-            continue
-        if record["type"] != "case" or record.get("agent") not in tallies:
-            continue
-        key = (record["agent"], str(record.get("id")))
-        tally = tallies[record["agent"]]
-        if key in prior:
-            tally.add(*prior[key], Usage(), 0.0, sign=-1)
-        status = record.get("status", "ERROR")
-        score = record.get("score")
-        prior[key] = (status, score)
-        tally.add(status, score, _usage(record.get("usage")), record.get("duration_s") or 0.0)
-    if bad:
-        notes.append(f"{len(bad)} unreadable line(s) in {out_path} ignored (first: line {bad[0]}); "
-                     "those cases are run again")
-    return header
-
-
-async def _probe_prompt_hashes(built: list[tuple[str, Any]]) -> dict[str, dict[str, list[str]]]:
-    """Prompt hashes per agent and check, found by running each agent on two tiny probe cases with a judge
-    that records the request and answers nothing (no model is called). Best effort: the footer and
-    every case line record the hashes actually used."""
-    out: dict[str, dict[str, list[str]]] = {}
-    for name, agent in built:
-        probe = _ProbeJudge()
-        try:
-            twin = type(agent)(judge=probe, threshold=getattr(agent, "threshold", 0.5))
-        except Exception:  # noqa: BLE001 - a custom agent with another constructor: no probe
-            continue
-        for case in _PROBE_CASES:
-            try:
-                await twin.aevaluate(case)
-            except Exception:  # noqa: BLE001 - the probe judge answers nothing; agents may raise
-                pass
-        out[name] = {check: sorted(hashes) for check, hashes in sorted(probe.hashes.items())}
-    return out
-
-
-_PROBE_CASES = (
-    {"question": "Probe question?", "answer": "Probe answer [1].", "reference": "Probe reference.",
-     "contexts": ["Probe passage."]},
-    {"question": "Probe question?", "answer": "Probe answer.", "reference": "Probe reference."},
-)
-
-
-class _ProbeJudge(Judge):
-    name = "probe"
-
-    def __init__(self) -> None:
-        self.hashes: dict[str, set[str]] = {}
-
-    async def verdict(self, request: VerdictRequest) -> Verdict:
-        self.hashes.setdefault(request.check, set()).add(request.prompt_hash)
-        raise JudgeCallError("probe: no model is called")
-
-
 def _with_cache(agent: Any, cache_path: Path | None, owned: list[Judge]) -> Any:
     """An Agent instance given by the user gets a copy whose judge is cached (the user's object is untouched)."""
     judge = getattr(agent, "judge", None)
@@ -393,15 +331,6 @@ def _describe(judge: Any) -> dict[str, Any]:
         return redact(judge.describe())
     except Exception as exc:  # noqa: BLE001
         return {"judge": type(judge).__name__, "describe_error": str(exc)}
-
-
-def _usage(data: Any) -> Usage:
-    if not isinstance(data, Mapping):
-        return Usage()
-    cost = data.get("cost_usd", 0.0)
-    return Usage(calls=int(data.get("calls") or 0), prompt_tokens=int(data.get("prompt_tokens") or 0),
-                 completion_tokens=int(data.get("completion_tokens") or 0),
-                 cost_usd=None if cost is None else float(cost), cached_calls=int(data.get("cached_calls") or 0))
 
 
 def _notify(callback: Callable[[RunProgress], object], event: RunProgress) -> None:

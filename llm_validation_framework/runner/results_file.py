@@ -24,9 +24,15 @@ import re
 from collections.abc import Iterator, Mapping
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-__all__ = ["FORMAT", "FORMAT_VERSION", "ResultsWriter", "iter_results", "redact", "framework_version"]
+from ..usage import Usage
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .summary import AgentSummary
+
+__all__ = ["FORMAT", "FORMAT_VERSION", "ResultsWriter", "framework_version", "iter_results", "load_prior", "redact",
+           "usage_from_dict"]
 
 FORMAT = "lvf-results"
 FORMAT_VERSION = 1
@@ -150,3 +156,38 @@ def iter_results(path: str | os.PathLike[str], *, on_bad_line=None) -> Iterator[
                 yield record
             elif on_bad_line is not None:
                 on_bad_line(number, line)
+
+
+def usage_from_dict(data: Any) -> Usage:
+    """A Usage from its ``to_dict()`` form (missing or malformed → zeros)."""
+    if not isinstance(data, Mapping):
+        return Usage()
+    cost = data.get("cost_usd", 0.0)
+    return Usage(calls=int(data.get("calls") or 0), prompt_tokens=int(data.get("prompt_tokens") or 0),
+                 completion_tokens=int(data.get("completion_tokens") or 0),
+                 cost_usd=None if cost is None else float(cost), cached_calls=int(data.get("cached_calls") or 0))
+
+
+def load_prior(out_path: Path, tallies: dict[str, AgentSummary],
+               prior: dict[tuple[str, str], tuple[str, float | None]], notes: list[str]) -> dict[str, Any] | None:
+    """Read an earlier results file for --resume: last line per (agent, id) wins."""
+    header = None
+    bad: list[int] = []
+    for record in iter_results(out_path, on_bad_line=lambda n, _line: bad.append(n)):
+        if record["type"] == "header":
+            header = record
+            continue
+        if record["type"] != "case" or record.get("agent") not in tallies:
+            continue
+        key = (record["agent"], str(record.get("id")))
+        tally = tallies[record["agent"]]
+        if key in prior:
+            tally.add(*prior[key], Usage(), 0.0, sign=-1)
+        status = record.get("status", "ERROR")
+        score = record.get("score")
+        prior[key] = (status, score)
+        tally.add(status, score, usage_from_dict(record.get("usage")), record.get("duration_s") or 0.0)
+    if bad:
+        notes.append(f"{len(bad)} unreadable line(s) in {out_path} ignored (first: line {bad[0]}); "
+                     "those cases are run again")
+    return header
