@@ -489,3 +489,38 @@ def test_faithfulness_whole_answer_mode_is_one_call():
     fabricated = run(CitationFaithfulnessCheck(granularity="answer"), {**data, "answer": "Built in 1889 [5]."},
                      ScriptedJudge([]))
     assert fabricated.score == 0.0 and fabricated.details["failed_markers"][0]["problem"] == "fabricated"
+
+
+# -- the offline judge reads our labels --------------------------------------------------------
+
+class FakeBackend:
+    name = "fake"
+
+    def __init__(self):
+        self.prompts = []
+
+    def complete(self, prompt, *, max_tokens, n_probs, stop=()):
+        from llm_validation_framework.judges.local import Completion
+
+        self.prompts.append(prompt)
+        import math
+        first = {"supported": "support", "relevant": "relevant", "faithful": "faith"}
+        label = next(label for label in ("supported", "relevant", "faithful") if f"one word: {label}" in prompt
+                     or f": {label}," in prompt)
+        return Completion(text=first[label], top=[(first[label], math.log(0.8)), ("un", math.log(0.1)),
+                                                  ("ir", math.log(0.1))], prompt_tokens=100, completion_tokens=1)
+
+
+def test_local_judge_reads_every_citation_label_set():
+    from llm_validation_framework.judges.local import LocalJudge
+
+    backend = FakeBackend()
+    agent = CitationAgent(judge=LocalJudge(backend=backend))
+    result = agent.evaluate({"question": "tea?", "contexts": ["Green tea has antioxidants."],
+                             "answer": "Green tea has antioxidants [1]. See https://tea.example/benefits."})
+    assert result.status == "PASS" and len(backend.prompts) == 2
+    assert result.check("citation_accuracy").method == "logprobs"
+    assert result.check("citation_relevancy").details["citation_breakdown"][0]["p_relevant"] > 0.5
+    faithful = asyncio.run(CitationFaithfulnessCheck(granularity="answer").run(
+        parse_sample({"contexts": ["x y z"], "answer": "x y z [1]."}), LocalJudge(backend=FakeBackend())))
+    assert faithful.score == 1.0
