@@ -63,6 +63,7 @@ def render_report(headers: list[Mapping[str, Any]], cases: Iterable[Mapping[str,
     for agent, items in by_agent.items():
         parts.append(_histogram(agent, items, thresholds.get(agent)))
     parts.append("</section>")
+    parts.append(_by_source([case for items in by_agent.values() for case in items]))
     parts.append(_FILTERS)
     for agent, items in by_agent.items():
         parts.append(f'<h2>{_e(agent)} <small>{len(items)} case(s)</small></h2><div class="cases">')
@@ -123,6 +124,30 @@ def _summary_table(by_agent: Mapping[str, list[Mapping[str, Any]]]) -> str:
     head = "".join(f"<th>{h}</th>" for h in ("agent", "cases", "pass rate", "mean score", "pass", "fail", "unscored",
                                               "errors", "judge calls", "tokens", "cost", "time (sum)"))
     return f'<table class="summary"><thead><tr>{head}</tr></thead><tbody>{"".join(rows)}</tbody></table>'
+
+
+def _by_source(cases: list[Mapping[str, Any]]) -> str:
+    """Per (agent, source) table; with balanced accuracy and AUC against the rows' labels when present."""
+    from .runner.labels import group_results
+
+    groups = group_results(cases)
+    labelled = any(g.labelled for g in groups)
+    if not labelled and not any(g.source not in ("(all)", "(none)") for g in groups):
+        return ""
+    head = ["agent", "source", "cases", "pass rate", "mean score"] + (
+        ["labelled", "balanced accuracy", "AUC"] if labelled else [])
+    rows = []
+    for g in groups:
+        cells = [_e(g.agent), _e(g.source), str(g.cases),
+                 "–" if g.pass_rate is None else f"{g.pass_rate:.1%}", _score(g.mean_score)]
+        if labelled:
+            cells += [str(len(g.labelled)), _score(g.balanced_accuracy), _score(g.auc)]
+        rows.append("<tr>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")
+    note = ('<p class="muted">balanced accuracy: PASS against the label in each row (supported / 1 / correct … '
+            'positive); AUC: the score ranking labelled positives above negatives; UNSCORED and ERROR cases are '
+            "left out of both.</p>" if labelled else "")
+    return (f'<h2>By source</h2><table class="summary"><thead><tr>{"".join(f"<th>{h}</th>" for h in head)}</tr>'
+            f'</thead><tbody>{"".join(rows)}</tbody></table>{note}')
 
 
 def _histogram(agent: str, items: list[Mapping[str, Any]], threshold: Any) -> str:

@@ -127,3 +127,28 @@ def test_renders_in_headless_chromium(results, tmp_path):
     assert "<title>lvf report · results.jsonl</title>" in dom  # no injected script renamed the page
     assert "pwned" not in re.sub(r"&lt;.*?&gt;", "", dom.split("</title>")[0])
     assert dom.count('<details class="case"') == 16
+
+
+def test_by_source_table_with_label_agreement(tmp_path):
+    rows = [("a", "S1", "supported", "PASS", 0.9), ("b", "S1", "unsupported", "FAIL", 0.2),
+            ("c", "S1", "unsupported", "PASS", 0.7), ("d", "S2", 1, "PASS", 0.8), ("e", "S2", 0, "PASS", 0.85),
+            ("f", "S2", 0, "UNSCORED", None)]
+    path = tmp_path / "r.jsonl"
+    path.write_text("".join(json.dumps({"type": "case", "id": i, "agent": "groundedness", "status": st, "score": sc,
+                                        "meta": {"source": src, "label": lab}}) + "\n" for i, src, lab, st, sc in rows))
+    html = write_report(path, tmp_path / "r.html").read_text()
+    table = html.split("<h2>By source</h2>")[1].split("</table>")[0]
+    cells = [re.findall(r"<td>(.*?)</td>", row) for row in re.findall(r"<tr>(<td>.*?)</tr>", table)]
+    by_source = {row[1]: row for row in cells}
+    # (all): 5 labelled and scored; positives a, d pass; negatives b fail, c and e pass -> (1 + 1/3) / 2;
+    # AUC: of the 6 positive-negative pairs only d (0.8) < e (0.85) is misordered -> 5/6
+    assert by_source["(all)"][5:] == ["5", "0.667", "0.833"]
+    assert by_source["S1"][5:] == ["3", "0.750", "1.000"]
+    assert by_source["S2"][2:5] == ["3", "66.7%", "0.825"]
+
+
+def test_label_polarity():
+    from llm_validation_framework.runner.labels import label_polarity
+
+    assert [label_polarity(x) for x in ("supported", "Unsupported", 1, 0, True, "relevant", "maybe", 2, None)] == [
+        True, False, True, False, True, True, None, None, None]
