@@ -89,6 +89,7 @@ class ServerStats:
     prompt_tokens: int = 0
     completion_tokens: int = 0
     busy_seconds: float = 0.0  #: time spent inside the model
+    cached_prompt_tokens: int = 0  #: prompt tokens llama.cpp reused from its cache (included in prompt_tokens)
     missing_usage: int = 0     #: generations whose backend reported no token counts
 
     def to_dict(self) -> dict[str, Any]:
@@ -239,7 +240,10 @@ class ModelServer:
             if usage is None:
                 self._count(completions=1, missing_usage=1)
             else:
-                self._count(completions=1, prompt_tokens=usage[0], completion_tokens=usage[1])
+                timings = reply.get("timings")
+                cached = timings.get("cache_n", 0) if isinstance(timings, Mapping) else 0
+                self._count(completions=1, prompt_tokens=usage[0], completion_tokens=usage[1],
+                            cached_prompt_tokens=cached if isinstance(cached, int) else 0)
                 # n samples of one prompt: the prompt is read once per generation here
                 prompt_tokens += usage[0]
                 completion_tokens += usage[1]
@@ -444,7 +448,12 @@ class XllamacppChatBackend:
         # shares the lock of an in-process LocalJudge on the same model: one call at a time
         with self._backend.lock:
             chat = getattr(self._backend, "chat", None)
-            reply = chat(body) if chat is not None else self._backend._server.handle_chat_completions(body)
+            try:
+                reply = chat(body) if chat is not None else self._backend._server.handle_chat_completions(body)
+            except (RuntimeError, ValueError) as exc:  # llama.cpp reports a bad request by raising
+                text = str(exc)
+                status = 400 if any(w in text.lower() for w in ("context", "exceed", "invalid", "grammar")) else 500
+                raise ServeError(f"the model refused the request: {text}", status=status, kind="model_error") from exc
         if isinstance(reply, (str, bytes)):
             reply = json.loads(reply)
         return reply

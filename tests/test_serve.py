@@ -196,6 +196,14 @@ def test_backend_error_reply_keeps_its_status_and_a_crash_is_500_then_it_keeps_s
     assert get(server.base_url.replace("/v1", "/stats"))[1]["errors"] == 2
 
 
+def test_prompt_tokens_llama_cpp_reused_from_its_cache_are_counted(server, backend):
+    backend.answer = lambda body: {"choices": [{"index": 0, "message": {"role": "assistant", "content": "x"}}],
+                                   "usage": {"prompt_tokens": 50, "completion_tokens": 1}, "timings": {"cache_n": 30}}
+    post(server.base_url + "/chat/completions", chat_body())
+    stats = get(server.base_url.replace("/v1", "/stats"))[1]
+    assert (stats["prompt_tokens"], stats["cached_prompt_tokens"]) == (50, 30)
+
+
 def test_reply_without_usage_is_counted_as_missing_not_as_zero_tokens_silently(server, backend):
     backend.answer = lambda body: {"choices": [{"index": 0, "message": {"role": "assistant", "content": "x"}}]}
     status, text, _ = post(server.base_url + "/chat/completions", chat_body())
@@ -292,3 +300,28 @@ def test_real_local_model_answers_json_and_logprobs_over_http():
         assert len(top) == 5 and top[0].token.strip().lower() == "yes"
         stats = server.stats()
         assert stats["requests"] == 2 and stats["errors"] == 0
+
+
+def test_xllamacpp_backend_maps_llama_cpp_exceptions_to_http_errors_without_a_model():
+    from llm_validation_framework.serve import XllamacppChatBackend
+
+    class Raising:
+        def __init__(self, exc):
+            self.exc = exc
+            self.seen = []
+
+        def handle_chat_completions(self, body):
+            self.seen.append(body)
+            raise self.exc
+
+    backend = object.__new__(XllamacppChatBackend)  # no model: only the call path is under test
+    backend._backend = type("Loaded", (), {"lock": threading.Lock()})()
+    backend._backend._server = Raising(RuntimeError("the request exceeds the available context size"))
+    with pytest.raises(ServeError) as info:
+        backend.chat({"messages": []})
+    assert info.value.status == 400 and "exceeds" in str(info.value)
+    assert backend._backend._server.seen == [{"messages": [], "cache_prompt": True}]
+    backend._backend._server = Raising(RuntimeError("ggml abort"))
+    with pytest.raises(ServeError) as info:
+        backend.chat({"messages": []})
+    assert info.value.status == 500
