@@ -469,3 +469,29 @@ def test_repeats_are_each_asked_and_each_replayed_from_the_cache(tmp_path):
     assert scores[0] == scores[1]
     with pytest.raises(ConfigError, match="odd"):
         run_dataset(data, "relevancy", judge=ScriptedJudge([]), out=tmp_path / "r3.jsonl", cache=False, repeats=2)
+
+
+@needs_dev
+def test_summary_reports_agreement_with_the_files_labels(tmp_path):
+    """judge-dev rows carry labels: the summary says how often PASS agrees with them."""
+    from io import StringIO
+
+    from rich.console import Console
+
+    from llm_validation_framework.runner import render_summary
+
+    def by_overlap(request):  # a crude judge: supported when the claim's words appear in the passage
+        text = request.prompt.lower()
+        return best(request) if "the" in text else worst(request)
+
+    summary = run_dataset(DEV / "support.jsonl", "groundedness", judge=ScriptedJudge(by_overlap),
+                          out=tmp_path / "r.jsonl", cache=False, limit=30)
+    overall = [g for g in summary.label_groups if g.source == "(all)"][0]
+    assert len(overall.labelled) + summary["groundedness"].unscored + summary["groundedness"].errors == 30
+    assert overall.balanced_accuracy is not None and 0 <= overall.auc <= 1
+    buffer = StringIO()
+    render_summary(summary, Console(file=buffer, width=160))
+    assert "groundedness against the file's labels: balanced accuracy" in buffer.getvalue()
+    no_labels = write_cases(tmp_path / "c.jsonl", cases(2))
+    assert run_dataset(no_labels, "relevancy", judge=ScriptedJudge(best), out=tmp_path / "r2.jsonl",
+                       cache=False).label_groups == []

@@ -170,7 +170,7 @@ async def arun_dataset(
 
     queue: asyncio.Queue[tuple[CaseRow, str, Any] | None] = asyncio.Queue(maxsize=concurrency)
     seen_hashes: dict[str, dict[str, set[str]]] = {name: {} for name, _ in built}
-    counter = {"done": 0}
+    counter = {"done": 0, "labelled": 0}
     first_errors: list[tuple[str, str]] = []
 
     def record_finished(record: dict[str, Any]) -> None:
@@ -187,6 +187,7 @@ async def arun_dataset(
             if check.get("prompt_hash"):
                 seen_hashes[record["agent"]].setdefault(check["name"], set()).add(check["prompt_hash"])
         counter["done"] += 1
+        counter["labelled"] += "label" in (record.get("meta") or {})
         summary.evaluated += 1
         if on_progress is not None:
             _notify(on_progress, RunProgress(
@@ -238,6 +239,10 @@ async def arun_dataset(
                     await _close(item)
     if summary.rows == 0:
         summary.notes.append(f"{path} has no cases")
+    if counter["labelled"] or (resume and summary.skipped):
+        from .labels import groups_from_results
+
+        summary.label_groups = groups_from_results(out_path)
     return summary
 
 

@@ -13,7 +13,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["GroupStats", "group_results", "label_polarity"]
+__all__ = ["GroupStats", "group_results", "groups_from_results", "label_polarity"]
 
 POSITIVE = {"supported", "relevant", "correct", "yes", "true", "1", "pass", "passed", "faithful", "grounded",
             "entailment", "attributable"}
@@ -101,3 +101,19 @@ def group_results(cases: Iterable[Mapping[str, Any]]) -> list[GroupStats]:
                 if polarity is not None:
                     stats.labelled.append((polarity, status == "PASS", float(score)))
     return [groups[key] for key in sorted(groups, key=lambda k: (k[0], k[1] != "(all)", k[1]))]
+
+
+def groups_from_results(path: Any) -> list[GroupStats]:
+    """:func:`group_results` over a results file, the last line per (agent, id) winning; keeps only
+    the few fields it needs per case, so a 10 000-case file costs a few MB."""
+    from .results_file import iter_results
+
+    latest: dict[tuple[str, str], dict[str, Any]] = {}
+    for record in iter_results(path):
+        if record["type"] != "case":
+            continue
+        meta = record.get("meta") if isinstance(record.get("meta"), Mapping) else {}
+        latest[(str(record.get("agent")), str(record.get("id")))] = {
+            "agent": record.get("agent"), "status": record.get("status"), "score": record.get("score"),
+            "meta": {"source": meta.get("source", "(none)"), "label": meta.get("label")}}
+    return group_results(latest.values())

@@ -67,6 +67,8 @@ class RunSummary:
     evaluated: int = 0
     interrupted: bool = False
     notes: list[str] = field(default_factory=list)
+    #: per (agent, source) agreement with the rows' labels, when the dataset has labels (see runner.labels)
+    label_groups: list[Any] = field(default_factory=list)
 
     @property
     def usage(self) -> Usage:
@@ -135,6 +137,13 @@ def render_summary(summary: RunSummary, console: Any = None) -> None:
             console.print(f"[bold]{row[0]}[/]: {row[1]} cases, pass rate {row[2]}, mean score {row[3]}; "
                           f"{row[4]} pass, {row[5]} fail, {row[6]} unscored, {row[7]} errors; {row[8]} judge calls, "
                           f"{row[9]} tokens, cost {row[10]}, {row[11]} per case", soft_wrap=True, highlight=False)
+    for group in summary.label_groups:
+        if group.source == "(all)" and group.labelled:
+            ba = "-" if group.balanced_accuracy is None else f"{group.balanced_accuracy:.3f}"
+            auc = "-" if group.auc is None else f"{group.auc:.3f}"
+            console.print(f"{escape(group.agent)} against the file's labels: balanced accuracy {ba}, AUC {auc} "
+                          f"({len(group.labelled)} labelled cases; per source in the HTML report)",
+                          highlight=False, soft_wrap=True)
     line = f"{summary.evaluated} evaluated in {summary.wall_s:.1f}s"
     if summary.skipped:
         line += f", {summary.skipped} already done (resume)"
