@@ -92,6 +92,7 @@ def stats_delta(before: dict[str, Any], after: dict[str, Any]) -> dict[str, int]
     return {"calls": after["requests"] - before["requests"],
             "prompt_tokens": after["prompt_tokens"] - before["prompt_tokens"],
             "completion_tokens": after["completion_tokens"] - before["completion_tokens"],
+            "cached_prompt_tokens": after.get("cached_prompt_tokens", 0) - before.get("cached_prompt_tokens", 0),
             "server_errors": after["errors"] - before["errors"]}
 
 
@@ -194,6 +195,7 @@ def summarise(records: list[dict[str, Any]]) -> dict[str, Any]:
         "calls_per_row": per_row("calls"),
         "prompt_tokens_per_row": per_row("prompt_tokens"),
         "completion_tokens_per_row": per_row("completion_tokens"),
+        "cached_prompt_tokens_per_row": per_row("cached_prompt_tokens"),
         "seconds_per_row": (sum(r["seconds"] for r in records) / rows) if rows else None,
         "errors": [r["error"] for r in records if r.get("error")][:5],
     }
