@@ -18,6 +18,8 @@ Reported per ``source``:
 * the word-overlap baseline: share of the sentence's content words found in its cited
   passages; AUC, and balanced accuracy at the best threshold *chosen on the same rows*
   (optimistic for the baseline: the floor a judge must clearly beat);
+* beside them, a fixed (not fitted) blend 0.5 × P(supported) + 0.5 × overlap computed from
+  the same verdicts: what ``overlap_weight=0.5`` would give (balanced accuracy at 0.5, AUC);
 * judge calls, prompt/completion tokens and seconds per answer, beside the number of cited
   sentences with resolvable keys (what "one call per cited sentence" costs);
 * with ``--with-faithfulness``, the calls of accuracy + faithfulness together (shared verdicts);
@@ -190,7 +192,8 @@ def make(provider: str, model: str | None, args: argparse.Namespace):
 # -- run ---------------------------------------------------------------------------------------
 
 async def evaluate(rows, judge, args, sink=None) -> tuple[list[dict], list[dict]]:
-    check = CitationAccuracyCheck(max_concurrency=args.concurrency, max_evidence_chars=args.max_evidence_chars)
+    check = CitationAccuracyCheck(max_concurrency=args.concurrency, max_evidence_chars=args.max_evidence_chars,
+                                  overlap_weight=args.overlap_weight)
     faithfulness = CitationFaithfulnessCheck(max_concurrency=args.concurrency,
                                              max_evidence_chars=args.max_evidence_chars)
     sentence_rows, answer_rows = [], []
@@ -259,9 +262,12 @@ def report(sentence_rows, answer_rows, judged: bool) -> dict[str, Any]:
         if judged:
             scored = [r for r in rows if r["verdict"] in ("supported", "unsupported")]
             y = [r["label"] for r in scored]
+            blend = [0.5 * r["p_supported"] + 0.5 * r["overlap"] for r in scored]
             entry.update({
                 "judge_ba": balanced_accuracy(y, [int(r["verdict"] == "supported") for r in scored]),
                 "judge_auc": auc(y, [r["p_supported"] for r in scored]),
+                "blend_ba": balanced_accuracy(y, [int(b >= 0.5) for b in blend]),
+                "blend_auc": auc(y, blend),
                 "judge_errors": len(rows) - len(scored),
                 "unscored_answers": sum(1 for a in answers if a["unscored"]),
                 "calls_per_answer": sum(a["calls"] for a in answers) / max(1, len(answers)),
@@ -293,6 +299,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--concurrency", type=int, default=8)
     parser.add_argument("--max-evidence-chars", type=int, default=8000)
     parser.add_argument("--n-ctx", type=int, default=4096)
+    parser.add_argument("--overlap-weight", type=float, default=0.0,
+                        help="the check's overlap_weight (0: the judge decides alone)")
     parser.add_argument("--scripted-cut", type=float, default=0.6)
     parser.add_argument("--out", type=Path, default=None,
                         help="JSON lines, one per answer with its labelled sentences, written as the run goes")
@@ -330,7 +338,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     print(f"citation accuracy vs human sentence labels — provider={args.provider} "
           f"judge={judge_name or '-'} answers={len(rows)} wall={elapsed:.0f}s")
-    columns = ["answers", "sentences", "judge_ba", "judge_auc", "overlap_best_ba", "overlap_auc", "judge_errors",
+    columns = ["answers", "sentences", "judge_ba", "judge_auc", "blend_ba", "blend_auc", "overlap_best_ba", "overlap_auc", "judge_errors",
                "labels_matched_to_uncited_sentence", "labels_spanning_several_sentences",
                "labels_in_sentence_with_unknown_keys", "cited_resolvable_per_answer", "calls_per_answer",
                "prompt_tokens_per_answer", "completion_tokens_per_answer", "seconds_per_answer"]

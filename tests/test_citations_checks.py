@@ -524,3 +524,17 @@ def test_local_judge_reads_every_citation_label_set():
     faithful = asyncio.run(CitationFaithfulnessCheck(granularity="answer").run(
         parse_sample({"contexts": ["x y z"], "answer": "x y z [1]."}), LocalJudge(backend=FakeBackend())))
     assert faithful.score == 1.0
+
+
+def test_overlap_weight_blends_judge_probability_with_word_overlap():
+    judge = ScriptedJudge(lambda r: {"probabilities": {"supported": 0.4, "contradicted": 0.1, "unverifiable": 0.5}})
+    data = {"contexts": EIFFEL_PASSAGES, "answer": "The Eiffel Tower stands 330 metres tall [1]."}
+    plain = run(CitationAccuracyCheck(), data, judge)
+    assert plain.details["rows"][0]["verdict"] == "unsupported"  # P(supported) = 0.4
+    blended = run(CitationAccuracyCheck(overlap_weight=0.5), data, judge)
+    row = blended.details["rows"][0]
+    assert row["overlap"] == 1.0 and row["support_score"] == pytest.approx(0.7) and row["verdict"] == "supported"
+    faithful = run(CitationFaithfulnessCheck(overlap_weight=0.5), data, judge)
+    assert faithful.score == 1.0
+    with pytest.raises(ConfigError, match="overlap_weight"):
+        CitationAccuracyCheck(overlap_weight=2)

@@ -64,6 +64,7 @@ class CitationAgent(Agent):
         check_uncited: bool = False,
         max_concurrency: int = 8,
         max_evidence_chars: int | None = 8000,
+        overlap_weight: float = 0.0,
         on_unscored: str = "unscored",
         repeats: int = 1,
     ) -> None:
@@ -95,10 +96,12 @@ class CitationAgent(Agent):
                          on_unscored=on_unscored, repeats=repeats)
         built: dict[str, Check] = {
             "citation_accuracy": CitationAccuracyCheck(max_concurrency=max_concurrency,
-                                                       max_evidence_chars=max_evidence_chars),
+                                                       max_evidence_chars=max_evidence_chars,
+                                                       overlap_weight=overlap_weight),
             "citation_faithfulness": CitationFaithfulnessCheck(granularity=granularity, check_uncited=check_uncited,
                                                                max_concurrency=max_concurrency,
-                                                               max_evidence_chars=max_evidence_chars),
+                                                               max_evidence_chars=max_evidence_chars,
+                                                               overlap_weight=overlap_weight),
             "citation_relevancy": CitationRelevancyCheck(multi_turn_strategy=multi_turn_strategy,
                                                          max_concurrency=max_concurrency),
         }

@@ -12,17 +12,18 @@ assign is *fabricated*: the sentence is unsupported and no judge call is made.
 
 Cited passages longer than ``max_evidence_chars`` together (default 8000) are cut down to
 their sentences closest to the claim (:func:`~llm_validation_framework.citations.evidence.select_evidence`;
-the row says how much was cut). Up to ``max_concurrency`` (8) judge calls run at once. A judge failure on any sentence makes
+the row says how much was cut). ``overlap_weight`` > 0 blends P(supported) with word overlap
+(see :func:`support_score`). Up to ``max_concurrency`` (8) judge calls run at once. A judge failure on any sentence makes
 the check unscored with an error naming the sentence; the other rows are kept in ``details``.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from ..errors import ConfigError, InputError, JudgeError
-from ..inputs import Sample
+from ..inputs import Passage, Sample
 from ..judges.base import Judge, Verdict
 from ..results import CheckResult
 from ..usage import Usage
@@ -34,7 +35,7 @@ from .base import Check
 from .support import build_support_request
 
 __all__ = ["ABSTENTION", "CitationAccuracyCheck", "answer_of", "combine_methods", "is_supported",
-           "validate_concurrency", "validate_evidence_chars"]
+           "support_score", "validate_concurrency", "validate_evidence_chars", "validate_overlap_weight"]
 
 #: the exact abstention text that scores 1
 ABSTENTION = "No relevant evidence found."
@@ -63,6 +64,28 @@ def is_supported(verdict: Verdict) -> bool:
     return verdict.score >= 0.5
 
 
+def support_score(verdict: Verdict, claim: str, passages: Sequence[Passage], overlap_weight: float) -> dict:
+    """The verdict's P(supported), blended with word overlap when ``overlap_weight`` > 0.
+
+    ``(1 - w) * P(supported) + w * overlap`` where overlap is the share of the claim's content
+    words found in the cited passages (:func:`llm_validation_framework.evidence.blend_support`).
+    A small local judge misses support copied nearly verbatim and overlap misses paraphrase, so
+    the blend can rank better than either; 0 (the default) leaves the decision to the judge.
+    """
+    if not overlap_weight:
+        return {"score": verdict.score}
+    from ..evidence import blend_support, word_overlap
+
+    overlap = word_overlap(claim, [p.text for p in passages])
+    return {"score": blend_support(verdict.score, overlap, weight=1.0 - overlap_weight), "overlap": round(overlap, 4)}
+
+
+def validate_overlap_weight(value: object) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0.0 <= value <= 1.0:
+        raise ConfigError(f"overlap_weight must be a number in [0, 1], got {value!r}")
+    return float(value)
+
+
 def combine_methods(methods: Iterable[str]) -> str:
     found = set(methods)
     if not found:
@@ -89,8 +112,10 @@ class CitationAccuracyCheck(Check):
     display = "Citation accuracy"
     requires = ()
 
-    def __init__(self, *, max_concurrency: int = 8, min_words: int = 4, max_evidence_chars: int | None = 8000) -> None:
+    def __init__(self, *, max_concurrency: int = 8, min_words: int = 4, max_evidence_chars: int | None = 8000,
+                 overlap_weight: float = 0.0) -> None:
         self.max_concurrency = validate_concurrency(max_concurrency)
+        self.overlap_weight = validate_overlap_weight(overlap_weight)
         self.max_evidence_chars = validate_evidence_chars(max_evidence_chars)
         if isinstance(min_words, bool) or not isinstance(min_words, int) or min_words < 0:
             raise ConfigError(f"min_words must be a non-negative integer, got {min_words!r}")
@@ -136,7 +161,10 @@ class CitationAccuracyCheck(Check):
             except JudgeError as exc:
                 row.update(verdict="error", reason=f"{type(exc).__name__}: {exc}")
                 return row, None, False, exc
-            row.update(verdict="supported" if is_supported(verdict) else "unsupported", label=verdict.label,
+            blended = support_score(verdict, unit.claim, unit.passages, self.overlap_weight)
+            if "overlap" in blended:
+                row.update(overlap=blended["overlap"], support_score=round(blended["score"], 4))
+            row.update(verdict="supported" if blended["score"] >= 0.5 else "unsupported", label=verdict.label,
                        p_supported=round(verdict.score, 4), reason=verdict.reason or f"judge: {verdict.label}",
                        cached=not fresh)
             return row, verdict, fresh, None

@@ -36,8 +36,8 @@ from ..citations.markers import CitationMarker, strip_markers
 from ..citations.memo import VerdictMemo, ask
 from ..citations.evidence import select_evidence
 from .base import Check
-from .citation_accuracy import (answer_of, combine_methods, is_supported, validate_concurrency,
-                                validate_evidence_chars)
+from .citation_accuracy import (answer_of, combine_methods, support_score, validate_concurrency,
+                                validate_evidence_chars, validate_overlap_weight)
 from ..prompting import delimit, render
 from .support import build_support_request, format_passages
 
@@ -86,7 +86,8 @@ class CitationFaithfulnessCheck(Check):
     requires = ()
 
     def __init__(self, *, granularity: Granularity = "sentence", check_uncited: bool = False,
-                 max_concurrency: int = 8, min_words: int = 4, max_evidence_chars: int | None = 8000) -> None:
+                 max_concurrency: int = 8, min_words: int = 4, max_evidence_chars: int | None = 8000,
+                 overlap_weight: float = 0.0) -> None:
         if granularity not in ("sentence", "marker", "answer"):
             raise ConfigError(f"granularity must be 'sentence', 'marker' or 'answer', got {granularity!r}")
         self.granularity = granularity
@@ -94,6 +95,7 @@ class CitationFaithfulnessCheck(Check):
         self.max_concurrency = validate_concurrency(max_concurrency)
         self.min_words = min_words
         self.max_evidence_chars = validate_evidence_chars(max_evidence_chars)
+        self.overlap_weight = validate_overlap_weight(overlap_weight)
 
     def validate(self, sample: Sample) -> None:
         answer_of(sample)
@@ -143,7 +145,10 @@ class CitationFaithfulnessCheck(Check):
             except JudgeError as exc:
                 row.update(verdict="error", problem="judge_error", reason=f"{type(exc).__name__}: {exc}")
                 return None, False, exc
-            ok = is_supported(verdict)
+            blended = support_score(verdict, row["claim"], passages, self.overlap_weight)
+            if "overlap" in blended:
+                row.update(overlap=blended["overlap"], support_score=round(blended["score"], 4))
+            ok = blended["score"] >= 0.5
             where = (f"passage {', '.join(p.id for p in passages)}" if row["markers"] else "no passage")
             row.update(verdict="faithful" if ok else "unfaithful", label=verdict.label,
                        p_supported=round(verdict.score, 4), cached=not fresh,
