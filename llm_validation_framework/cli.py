@@ -107,6 +107,8 @@ def run(cases: str, agents: tuple[str, ...], provider: str | None, model: str | 
         sys.exit(EXIT_INTERRUPTED)
     except LVFError as exc:  # ConfigError, RunAbortedError …
         _fail(exc)
+    except OSError as exc:  # unwritable --out, disk full …
+        _fail(f"{exc.strerror or exc}: {exc.filename or out_path}")
     render_summary(summary, _stdout_console())
     if html:
         from .report import write_report
@@ -292,7 +294,7 @@ def _stdout_console() -> Any:
     return Console(soft_wrap=False, width=None if sys.stdout.isatty() else 160)
 
 
-def _fail(exc: BaseException) -> None:
+def _fail(exc: BaseException | str) -> None:
     click.echo(f"error: {exc}", err=True)
     sys.exit(EXIT_USAGE)
 

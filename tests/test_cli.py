@@ -196,3 +196,11 @@ def test_ctrl_c_stops_cleanly_and_says_how_to_resume(env):
     assert result.exit_code == 0
     ids = [r["id"] for r in iter_results(out) if r["type"] == "case"]
     assert sorted(ids) == sorted(f"c{i}" for i in range(200))  # each case exactly once
+
+
+def test_unwritable_out_is_a_clear_error(env):
+    data = write_cases(env / "cases.jsonl", cases(1))
+    (env / "blocker").write_text("a file, not a directory")
+    result = invoke("run", str(data), "-a", "relevancy", "--judge", "cli_judges:fast", "--no-cache",
+                    "-o", "blocker/r.jsonl")
+    assert result.exit_code == 2 and "error:" in result.output and "blocker" in result.output

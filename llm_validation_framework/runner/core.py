@@ -269,13 +269,13 @@ async def _evaluate_unit(row: CaseRow, name: str, agent: Any) -> dict[str, Any]:
     with case_scope():
         try:
             result = await agent.aevaluate(row.data)
+            record = result.to_dict()
         except ConfigError:
             raise  # every case would fail the same way: stop the run
         except asyncio.CancelledError:
             raise
         except Exception as exc:  # noqa: BLE001 - one case's failure never stops the run
             return _error_record(base, row, exc, time.perf_counter() - started)
-    record = result.to_dict()
     record.update(base)
     record["error"] = None
     record["meta"] = row.meta
