@@ -45,29 +45,29 @@ def build(metric: str, base_url: str, model: str):
         if metric == "deepeval_faithfulness":
             from deepeval.metrics import FaithfulnessMetric
 
-            def make():
-                return FaithfulnessMetric(model=judge, async_mode=True)  # defaults: include_reason=True
+            # defaults (include_reason=True); one instance, used one row at a time (it keeps per-case state)
+            faithfulness = FaithfulnessMetric(model=judge, async_mode=True)
 
             async def score(row):
                 case = LLMTestCase(input=row.get("question") or NO_QUESTION, actual_output=row["claim"],
                                    retrieval_context=list(row["premise_passages"]))
-                metric_ = make()  # deepeval metrics keep per-case state: one instance per row
-                return await metric_.a_measure(case, _show_indicator=False)
+                return await faithfulness.a_measure(case, _show_indicator=False)
             return score
         if metric == "deepeval_geval_correctness":
             from deepeval.metrics import GEval
 
-            def make():
-                # deepeval's documented "Correctness" G-Eval (its closest metric to answer accuracy)
-                return GEval(name="Correctness", model=judge, async_mode=True,
-                             criteria="Determine whether the actual output is factually correct based on the "
-                                      "expected output.",
-                             evaluation_params=[SingleTurnParams.INPUT, SingleTurnParams.ACTUAL_OUTPUT,
-                                                SingleTurnParams.EXPECTED_OUTPUT])
+            # deepeval's documented "Correctness" G-Eval (its closest metric to answer accuracy). One
+            # instance for all rows: it writes its evaluation steps once (1 call) and reuses them,
+            # the cheapest way to run it.
+            correctness = GEval(name="Correctness", model=judge, async_mode=True,
+                                criteria="Determine whether the actual output is factually correct based on the "
+                                         "expected output.",
+                                evaluation_params=[SingleTurnParams.INPUT, SingleTurnParams.ACTUAL_OUTPUT,
+                                                   SingleTurnParams.EXPECTED_OUTPUT])
 
             async def score(row):
                 case = LLMTestCase(input=row["question"], actual_output=row["answer"], expected_output=row["reference"])
-                return await make().a_measure(case, _show_indicator=False)
+                return await correctness.a_measure(case, _show_indicator=False)
             return score
     else:
         from openai import AsyncOpenAI
