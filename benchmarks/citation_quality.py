@@ -48,10 +48,10 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from llm_validation_framework.checks.citation_accuracy import CitationAccuracyCheck  # noqa: E402
-from llm_validation_framework.checks.citation_faithfulness import CitationFaithfulnessCheck  # noqa: E402
-from llm_validation_framework.citations import KeyLedger, VerdictMemo, cited_sentences, strip_markers  # noqa: E402
-from llm_validation_framework.inputs import parse_sample  # noqa: E402
+from llm_validation_framework.checks.citation_accuracy import CitationAccuracyCheck
+from llm_validation_framework.checks.citation_faithfulness import CitationFaithfulnessCheck
+from llm_validation_framework.citations import KeyLedger, VerdictMemo, cited_sentences, strip_markers
+from llm_validation_framework.inputs import parse_sample
 
 DATA = Path("/work/shared/data/judge-dev/citation.jsonl")
 _WORD = re.compile(r"[a-z0-9]+")

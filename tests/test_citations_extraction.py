@@ -8,9 +8,17 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from llm_validation_framework.citations import (KeyLedger, cited_sentences, extract_references,
-                                                find_malformed_markers, find_markers, normalize_key,
-                                                split_sentences, strip_markers, word_count)
+from llm_validation_framework.citations import (
+    KeyLedger,
+    cited_sentences,
+    extract_references,
+    find_malformed_markers,
+    find_markers,
+    normalize_key,
+    split_sentences,
+    strip_markers,
+    word_count,
+)
 from llm_validation_framework.citations.sentences import ABBREVIATIONS
 from llm_validation_framework.inputs import Passage
 

@@ -22,15 +22,15 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Iterable, Sequence
 
+from ..citations.evidence import select_evidence
+from ..citations.ledger import CitedSentence, KeyLedger, cited_sentences
+from ..citations.markers import find_malformed_markers
+from ..citations.memo import VerdictMemo, ask
 from ..errors import ConfigError, InputError, JudgeError
 from ..inputs import Passage, Sample
 from ..judges.base import Judge, Verdict
 from ..results import CheckResult
 from ..usage import Usage
-from ..citations.evidence import select_evidence
-from ..citations.ledger import CitedSentence, KeyLedger, cited_sentences
-from ..citations.markers import find_malformed_markers
-from ..citations.memo import VerdictMemo, ask
 from .base import Check
 from .support import build_support_request
 

@@ -26,19 +26,25 @@ import asyncio
 import re
 from typing import Literal
 
-from ..errors import ConfigError, JudgeError
-from ..inputs import Passage, Sample
-from ..judges.base import Judge, VerdictRequest
-from ..results import CheckResult
-from ..usage import Usage
+from ..citations.evidence import select_evidence
 from ..citations.ledger import CitedSentence, KeyLedger, cited_sentences
 from ..citations.markers import CitationMarker, strip_markers
 from ..citations.memo import VerdictMemo, ask
-from ..citations.evidence import select_evidence
-from .base import Check
-from .citation_accuracy import (answer_of, combine_methods, support_score, validate_concurrency,
-                                validate_evidence_chars, validate_overlap_weight)
+from ..errors import ConfigError, JudgeError
+from ..inputs import Passage, Sample
+from ..judges.base import Judge, VerdictRequest
 from ..prompting import delimit, render
+from ..results import CheckResult
+from ..usage import Usage
+from .base import Check
+from .citation_accuracy import (
+    answer_of,
+    combine_methods,
+    support_score,
+    validate_concurrency,
+    validate_evidence_chars,
+    validate_overlap_weight,
+)
 from .support import build_support_request, format_passages
 
 __all__ = ["CitationFaithfulnessCheck"]

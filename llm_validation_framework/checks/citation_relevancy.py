@@ -17,14 +17,14 @@ import asyncio
 from dataclasses import dataclass
 from typing import Literal
 
+from ..citations.references import extract_references
+from ..citations.sentences import split_sentences
 from ..errors import ConfigError, InputError, JudgeError
 from ..inputs import Sample
 from ..judges.base import Judge, VerdictRequest
 from ..prompting import delimit, render
 from ..results import CheckResult
 from ..usage import Usage
-from ..citations.references import extract_references
-from ..citations.sentences import split_sentences
 from .base import Check
 from .citation_accuracy import combine_methods, validate_concurrency
 

@@ -15,7 +15,7 @@ from typing import Literal
 
 from .markers import code_spans
 
-__all__ = ["Reference", "URL_RE", "extract_references"]
+__all__ = ["URL_RE", "Reference", "extract_references"]
 
 Kind = Literal["markdown_link", "url", "www", "doi", "academic"]
 
