@@ -495,3 +495,31 @@ def test_summary_reports_agreement_with_the_files_labels(tmp_path):
     no_labels = write_cases(tmp_path / "c.jsonl", cases(2))
     assert run_dataset(no_labels, "relevancy", judge=ScriptedJudge(best), out=tmp_path / "r2.jsonl",
                        cache=False).label_groups == []
+
+
+@pytest.mark.slow  # imports litellm (~5 s here)
+def test_litellm_path_end_to_end_and_cached_rerun_makes_no_requests(tmp_path):
+    import re
+
+    from stub_server import StubServer, chat_reply
+
+    from llm_validation_framework.judges.litellm import LiteLLMJudge
+
+    label = re.compile(r'"verdict": "([^"]+)"')
+    data = write_cases(tmp_path / "c.jsonl", cases(6))
+    with StubServer() as server:
+        server.default = lambda body: chat_reply(json.dumps(
+            {"reason": "stub", "verdict": label.search(body["messages"][0]["content"]).group(1)}),
+            model="gpt-4o-mini")
+        judge = LiteLLMJudge("openai/gpt-4o-mini", api_key="sk-test-not-a-key-123456", api_base=server.base_url)
+        first = run_dataset(data, "accuracy", judge=judge, out=tmp_path / "r1.jsonl", cache=tmp_path / "c.sqlite",
+                            settings={"openai_api_key": "sk-test-not-a-key-123456"})
+        asked = len(server.chat_requests)
+        second = run_dataset(data, "accuracy", judge=judge, out=tmp_path / "r2.jsonl", cache=tmp_path / "c.sqlite")
+        assert len(server.chat_requests) == asked == first.usage.calls == 12
+    assert second.usage.calls == 0 and second.usage.cached_calls == 12
+    assert first.usage.total_tokens == 12 * 18 and first.usage.cost_usd > 0
+    text = (tmp_path / "r1.jsonl").read_text()
+    assert "sk-test-not-a-key" not in text  # neither the header's settings nor the judge's describe()
+    header = read(tmp_path / "r1.jsonl")[0]
+    assert header["judge"]["model"] == "openai/gpt-4o-mini" and header["settings"]["openai_api_key"] == "**********"
