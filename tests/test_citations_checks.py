@@ -538,3 +538,23 @@ def test_overlap_weight_blends_judge_probability_with_word_overlap():
     assert faithful.score == 1.0
     with pytest.raises(ConfigError, match="overlap_weight"):
         CitationAccuracyCheck(overlap_weight=2)
+
+
+def test_agent_with_a_real_rag_provider_over_a_langchain_retriever():
+    from langchain_core.documents import Document
+    from langchain_core.retrievers import BaseRetriever
+
+    from llm_validation_framework.retrieval import RAGProvider
+
+    class Fixed(BaseRetriever):
+        def _get_relevant_documents(self, query, *, run_manager=None):
+            return [Document(page_content=text) for text in reversed(EIFFEL_PASSAGES)]
+
+    judge = ScriptedJudge(mixed_script)
+    agent = CitationAgent(judge=judge, rag=RAGProvider(Fixed(), k=2), checks=["citation_faithfulness"])
+    good = agent.evaluate({"question": EIFFEL_Q, "answer": "It was completed in 1889 [1]. It is 330 metres tall [2]."})
+    bad = agent.evaluate({"question": EIFFEL_Q, "answer": "It was completed in 1889 [2]. It is 330 metres tall [3]."})
+    assert good.status == "PASS"
+    assert bad.status == "FAIL"
+    assert [f["problem"] for f in bad.check("citation_faithfulness").details["failed_markers"]] == [
+        "cited_passage_unverifiable", "fabricated"]
