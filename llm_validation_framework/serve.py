@@ -184,9 +184,7 @@ class ModelServer:
     def __init__(self, backend: ChatBackend, host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, *,
                  api_key: str | None = None, allow_remote: bool = False,
                  default_max_tokens: int = DEFAULT_MAX_TOKENS) -> None:
-        if not allow_remote and not _is_loopback(host):
-            raise ValueError(f"host {host!r} is not a loopback address: this server has no authentication by "
-                             "default. Use 127.0.0.1, or pass allow_remote=True (--allow-remote) with an api_key")
+        check_host(host, allow_remote)
         self.backend = backend
         self.api_key = api_key
         self.default_max_tokens = default_max_tokens
@@ -297,6 +295,12 @@ def _error_text(error: Any) -> str:
 def _error_status(error: Any) -> int:
     code = error.get("code") if isinstance(error, Mapping) else None
     return code if isinstance(code, int) and 400 <= code < 600 else 500
+
+
+def check_host(host: str, allow_remote: bool) -> None:
+    if not allow_remote and not _is_loopback(host):
+        raise ValueError(f"host {host!r} is not a loopback address: this server has no authentication by "
+                         "default. Use 127.0.0.1, or pass allow_remote=True (--allow-remote) with an api_key")
 
 
 def _is_loopback(host: str) -> bool:
@@ -464,6 +468,7 @@ def serve(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, model_path: str | 
           allow_remote: bool = False, backend: ChatBackend | None = None, out=None) -> None:
     """Load the local model and serve it until interrupted (Ctrl-C). What ``lvf serve`` runs."""
     out = out or sys.stderr
+    check_host(host, allow_remote)  # before spending seconds loading a model
     if backend is None:
         print("loading the local model …", file=out, flush=True)
         backend = XllamacppChatBackend(model_path, n_ctx=n_ctx, n_threads=n_threads)
@@ -492,8 +497,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
 
 
 def run_from_args(args: argparse.Namespace) -> int:
-    serve(args.host, args.port, args.model_path, n_ctx=args.n_ctx, n_threads=args.n_threads,
-          api_key=os.environ.get("LVF_SERVE_API_KEY") or None, allow_remote=args.allow_remote)
+    from .errors import LVFError
+
+    try:
+        serve(args.host, args.port, args.model_path, n_ctx=args.n_ctx, n_threads=args.n_threads,
+              api_key=os.environ.get("LVF_SERVE_API_KEY") or None, allow_remote=args.allow_remote)
+    except (LVFError, ValueError, OSError) as exc:  # bad host/port/model: one clear line, no traceback
+        print(f"lvf serve: {exc}", file=sys.stderr)
+        return 2
     return 0
 
 

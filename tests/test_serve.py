@@ -325,3 +325,13 @@ def test_xllamacpp_backend_maps_llama_cpp_exceptions_to_http_errors_without_a_mo
     with pytest.raises(ServeError) as info:
         backend.chat({"messages": []})
     assert info.value.status == 500
+
+
+def test_main_reports_a_bad_host_or_model_in_one_line_without_loading_anything(tmp_path, capsys):
+    from llm_validation_framework.serve import main
+
+    assert main(["--host", "0.0.0.0", "--port", "0"]) == 2
+    assert "not a loopback address" in capsys.readouterr().err
+    assert main(["--port", "0", "--model", str(tmp_path / "missing.gguf")]) == 2
+    err = capsys.readouterr().err
+    assert "missing.gguf" in err and "does not exist" in err and "Traceback" not in err
