@@ -88,6 +88,7 @@ def run(cases: str, agents: tuple[str, ...], provider: str | None, model: str | 
         for name in split_agent_names(list(agents)):  # cheap mistakes first, before any judge is built
             agent_class(name)
         parse_field_map(list(field_map))
+        _no_conflict(judge_path, provider, model, api_base)
         settings = _settings(config_path, provider, model, api_base) if judge_path is None else None
         judge = _load_judge(judge_path) if judge_path else _make_judge(settings)
         cache = _cache_choice(no_cache, cache_path, settings)
@@ -139,6 +140,7 @@ def check(agent_name: str, question: str | None, answer: str | None, reference: 
     try:
         cls = agent_class(agent_name)
         data = _case_from_options(question, answer, reference, contexts, case_json)
+        _no_conflict(judge_path, provider, model, api_base)
         settings = _settings(config_path, provider, model, api_base) if judge_path is None else None
         judge = _load_judge(judge_path) if judge_path else _make_judge(settings)
         cache = _cache_choice(no_cache, cache_path, settings)
@@ -202,6 +204,11 @@ def report(results: str, html: str) -> None:
 
 
 # ---------------------------------------------------------------------------------------
+def _no_conflict(judge_path: str | None, provider: str | None, model: str | None, api_base: str | None) -> None:
+    if judge_path and (provider or model or api_base):
+        raise ConfigError("--judge replaces --provider/--model/--api-base: give one or the other")
+
+
 def _settings(config_path: str | None, provider: str | None, model: str | None, api_base: str | None) -> Any:
     from .config import Settings
 

@@ -110,6 +110,7 @@ def test_map_option_reads_other_column_names(env):
     (["-a", "relevancy", "--provider", "anthropic"], "no API key for provider 'anthropic'"),
     (["-a", "relevancy", "--provider", "antropic", "--model", "m"], "anthropic"),
     (["-a", "relevancy", "--concurrency", "0"], "0"),
+    (["-a", "relevancy", "--judge", "cli_judges:fast", "--model", "m"], "one or the other"),
 ])
 def test_usage_and_config_errors_exit_2(env, args, message):
     data = write_cases(env / "cases.jsonl", cases(1))
