@@ -122,21 +122,41 @@ async def arun_dataset(
         raise ConfigError(f"results file {out_path} already exists: pass --resume to continue it, "
                           f"--overwrite to replace it, or --out another path")
 
-    owned: list[Judge] = []
-    needs_judge = isinstance(agents, str) or any(isinstance(a, str) for a in agents)
-    if judge is None and needs_judge:
-        from ..judges import make_judge
+    owned: list[Judge] = []  # judges and caches this run opened: closed when it ends, however it ends
+    try:
+        needs_judge = isinstance(agents, str) or any(isinstance(a, str) for a in agents)
+        if judge is None and needs_judge:
+            from ..judges import make_judge
 
-        judge = make_judge(provider=provider, model=model, api_base=api_base, config_path=config_path)
-        owned.append(judge)
-    cache_path = None if cache is True or cache is False else Path(cache)
-    shared = CachedJudge(judge, cache_path) if (cache is not False and judge is not None) else judge
-    if shared is not judge:
-        owned.append(shared)
-    built = build_agents(agents, shared, threshold=threshold, rag=rag, repeats=repeats)
-    if cache is not False:
-        built = [(name, _with_cache(agent, cache_path, owned)) for name, agent in built]
+            judge = make_judge(provider=provider, model=model, api_base=api_base, config_path=config_path)
+            owned.append(judge)
+        cache_path = None if cache is True or cache is False else Path(cache)
+        shared = CachedJudge(judge, cache_path) if (cache is not False and judge is not None) else judge
+        if shared is not judge:
+            owned.append(shared)
+        built = build_agents(agents, shared, threshold=threshold, rag=rag, repeats=repeats)
+        if cache is not False:
+            built = [(name, _with_cache(agent, cache_path, owned)) for name, agent in built]
+        return await _run(path, built, shared, out_path, started, rows_total=rows_total,
+                          concurrency=concurrency, resume=resume, limit=limit, field_map=field_map,
+                          on_progress=on_progress, settings={
+                              "concurrency": concurrency, "limit": limit, "field_map": field_map,
+                              "resume": resume,
+                              "cache": str(shared.path) if isinstance(shared, CachedJudge) else bool(cache),
+                              "provider": provider, "model": model, "api_base": api_base, "threshold": threshold,
+                              "repeats": repeats, **dict(settings or {})})
+    finally:
+        for item in reversed(owned):
+            if isinstance(item, CachedJudge):
+                item.close()  # the sqlite file only: the inner judge may be the caller's
+            else:
+                await _close(item)
 
+
+async def _run(path: str | Path, built: list[tuple[str, Any]], shared: Judge | None,
+               out_path: Path, started: float, *, rows_total: int, concurrency: int, resume: bool,
+               limit: int | None, field_map: dict[str, str], on_progress: Callable[[RunProgress], object] | None,
+               settings: Mapping[str, Any]) -> RunSummary:
     tallies = {name: AgentSummary(name) for name, _ in built}
     summary = RunSummary(agents=tallies, out=out_path)
     prior: dict[tuple[str, str], tuple[str, float | None]] = {}
@@ -149,11 +169,7 @@ async def arun_dataset(
 
     header_judge = _describe(shared) if shared is not None else {
         name: _describe(agent.judge) for name, agent in built}
-    header_settings = redact({
-        "concurrency": concurrency, "limit": limit, "field_map": field_map, "resume": resume,
-        "cache": str(shared.path) if isinstance(shared, CachedJudge) else bool(cache),
-        "provider": provider, "model": model, "api_base": api_base, "threshold": threshold, "repeats": repeats,
-        **dict(settings or {})})
+    header_settings = redact(settings)
     if previous_header is not None and previous_header.get("judge") != header_judge:
         summary.notes.append("resumed with a different judge than the earlier part of this file: "
                              "the results mix judges (see the two headers)")
@@ -232,11 +248,6 @@ async def arun_dataset(
                           summary=summary.to_dict())
         finally:
             writer.close()
-            for item in reversed(owned):
-                if isinstance(item, CachedJudge):
-                    item.close()  # the sqlite file only: the inner judge may be the caller's
-                else:
-                    await _close(item)
     if summary.rows == 0:
         summary.notes.append(f"{path} has no cases")
     if counter["labelled"] or (resume and summary.skipped):
