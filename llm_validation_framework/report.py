@@ -113,16 +113,16 @@ def _summary_table(by_agent: Mapping[str, list[Mapping[str, Any]]]) -> str:
         tokens = sum(int(u.get("prompt_tokens") or 0) + int(u.get("completion_tokens") or 0) for u in usage)
         costs = [u.get("cost_usd") for u in usage]
         cost = "unknown" if any(c is None for c in costs) else f"${sum(float(c or 0) for c in costs):.4f}"
-        seconds = sum(float(c.get("duration_s") or 0) for c in items)
+        per_case = sum(float(c.get("duration_s") or 0) for c in items) / len(items) if items else 0.0
         rate = f"{counts['PASS'] / len(items):.1%}" if items else "–"
         mean = _score(sum(scores) / len(scores)) if scores else "–"
         rows.append(f"<tr><td>{_e(agent)}</td><td>{len(items)}</td><td>{rate}</td><td>{mean}</td>"
                     f'<td class="PASS">{counts["PASS"]}</td><td class="FAIL">{counts["FAIL"]}</td>'
                     f'<td class="UNSCORED">{counts["UNSCORED"]}</td><td class="ERROR">{counts["ERROR"]}</td>'
                     f"<td>{calls:,} ({cached:,} cached)</td><td>{tokens:,}</td><td>{_e(cost)}</td>"
-                    f"<td>{seconds:.1f}s</td></tr>")
+                    f"<td>{per_case:.2f}s</td></tr>")
     head = "".join(f"<th>{h}</th>" for h in ("agent", "cases", "pass rate", "mean score", "pass", "fail", "unscored",
-                                              "errors", "judge calls", "tokens", "cost", "time (sum)"))
+                                              "errors", "judge calls", "tokens", "cost", "time/case"))
     return f'<table class="summary"><thead><tr>{head}</tr></thead><tbody>{"".join(rows)}</tbody></table>'
 
 
@@ -146,7 +146,7 @@ def _by_source(cases: list[Mapping[str, Any]]) -> str:
     note = ('<p class="muted">balanced accuracy: PASS against the label in each row (supported / 1 / correct … '
             'positive); AUC: the score ranking labelled positives above negatives; UNSCORED and ERROR cases are '
             "left out of both.</p>" if labelled else "")
-    return (f'<h2>By source</h2><table class="summary"><thead><tr>{"".join(f"<th>{h}</th>" for h in head)}</tr>'
+    return (f'<h2>By source</h2><table class="summary bysource"><thead><tr>{"".join(f"<th>{h}</th>" for h in head)}</tr>'
             f'</thead><tbody>{"".join(rows)}</tbody></table>{note}')
 
 
@@ -291,7 +291,7 @@ _HEAD = """<!doctype html>
 body{font:14px/1.45 system-ui,-apple-system,Segoe UI,Roboto,sans-serif;margin:24px;color:#1d2430;background:#fafbfc}
 h1 small,h2 small{color:#6b7280;font-weight:normal;font-size:60%}
 table{border-collapse:collapse;margin:8px 0}th,td{border:1px solid #dde1e6;padding:4px 8px;text-align:left;vertical-align:top}
-table.summary td:not(:first-child){text-align:right}th{background:#f0f2f5}
+table.summary td:not(:first-child){text-align:right}table.bysource td:nth-child(2){text-align:left}th{background:#f0f2f5}
 .kv th{width:140px}code,pre{font:12px/1.4 ui-monospace,Menlo,Consolas,monospace;white-space:pre-wrap;word-break:break-word}
 .charts{display:flex;flex-wrap:wrap;gap:16px}.chart{background:#fff;border:1px solid #dde1e6;padding:8px;margin:0}
 .chart rect.hi{fill:#2f9e5b}.chart rect.lo{fill:#d9534f}.chart .axis{stroke:#888}.chart .thr{stroke:#333;stroke-dasharray:3 3}
@@ -308,13 +308,17 @@ td.PASS{color:#2f9e5b}td.FAIL{color:#d9534f}td.UNSCORED{color:#b08600}td.ERROR{c
 
 _FILTERS = """<div class="filters">show: <button data-f="ALL" class="on">all</button><button data-f="PASS">pass</button>
 <button data-f="FAIL">fail</button><button data-f="UNSCORED">unscored</button><button data-f="ERROR">errors</button>
-<input id="q" placeholder="filter by id" aria-label="filter by id"></div>"""
+<input id="q" placeholder="filter by id" aria-label="filter by id">
+<button id="open">expand all</button><button id="close">collapse all</button></div>"""
 
 _SCRIPT = """<script>
 (function(){var f="ALL",q=document.getElementById("q");
 function apply(){var t=q.value.toLowerCase();document.querySelectorAll("details.case").forEach(function(d){
 var ok=(f==="ALL"||d.dataset.status===f)&&(!t||d.dataset.text.indexOf(t)>=0);d.classList.toggle("hidden",!ok);});}
-document.querySelectorAll(".filters button").forEach(function(b){b.addEventListener("click",function(){
-f=b.dataset.f;document.querySelectorAll(".filters button").forEach(function(x){x.classList.toggle("on",x===b);});apply();});});
-q.addEventListener("input",apply);})();
+document.querySelectorAll(".filters button[data-f]").forEach(function(b){b.addEventListener("click",function(){
+f=b.dataset.f;document.querySelectorAll(".filters button[data-f]").forEach(function(x){x.classList.toggle("on",x===b);});apply();});});
+q.addEventListener("input",apply);
+function openAll(v){document.querySelectorAll("details.case:not(.hidden)").forEach(function(d){d.open=v;});}
+document.getElementById("open").addEventListener("click",function(){openAll(true);});
+document.getElementById("close").addEventListener("click",function(){openAll(false);});})();
 </script>"""
