@@ -56,7 +56,8 @@ def render_report(headers: list[Mapping[str, Any]], cases: Iterable[Mapping[str,
         by_agent.setdefault(str(case.get("agent")), []).append(case)
     header = headers[0] if headers else {}
     thresholds = {a.get("name"): a.get("threshold") for a in header.get("agents", []) if isinstance(a, Mapping)}
-    parts = [_HEAD.replace("$title", _e(f"lvf report · {title}")), f"<h1>lvf report <small>{_e(title)}</small></h1>"]
+    head = _HEAD.replace("$css", _asset("report.css")).replace("$title", _e(f"lvf report · {title}"))
+    parts = [head, f"<h1>lvf report <small>{_e(title)}</small></h1>"]
     parts.append(_run_info(headers))
     parts.append(_summary_table(by_agent))
     parts.append('<section class="charts">')
@@ -69,7 +70,7 @@ def render_report(headers: list[Mapping[str, Any]], cases: Iterable[Mapping[str,
         parts.append(f'<h2>{_e(agent)} <small>{len(items)} case(s)</small></h2><div class="cases">')
         parts.extend(_case(item) for item in items)
         parts.append("</div>")
-    parts.append(_SCRIPT + "</body></html>")
+    parts.append("<script>\n" + _asset("report.js") + "</script></body></html>")
     return "\n".join(parts)
 
 
@@ -146,8 +147,9 @@ def _by_source(cases: list[Mapping[str, Any]]) -> str:
     note = ('<p class="muted">balanced accuracy: PASS against the label in each row (supported / 1 / correct … '
             'positive); AUC: the score ranking labelled positives above negatives; UNSCORED and ERROR cases are '
             "left out of both.</p>" if labelled else "")
-    return (f'<h2>By source</h2><table class="summary bysource"><thead><tr>{"".join(f"<th>{h}</th>" for h in head)}</tr>'
-            f'</thead><tbody>{"".join(rows)}</tbody></table>{note}')
+    head_row = "".join(f"<th>{h}</th>" for h in head)
+    return (f'<h2>By source</h2><table class="summary bysource"><thead><tr>{head_row}</tr></thead>'
+            f'<tbody>{"".join(rows)}</tbody></table>{note}')
 
 
 def _histogram(agent: str, items: list[Mapping[str, Any]], threshold: Any) -> str:
@@ -284,41 +286,19 @@ def _short(text: Any, limit: int = 160) -> str:
 
 _HEAD = """<!doctype html>
 <html lang="en"><head><meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:">
+<meta http-equiv="Content-Security-Policy"
+ content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>$title</title>
 <style>
-body{font:14px/1.45 system-ui,-apple-system,Segoe UI,Roboto,sans-serif;margin:24px;color:#1d2430;background:#fafbfc}
-h1 small,h2 small{color:#6b7280;font-weight:normal;font-size:60%}
-table{border-collapse:collapse;margin:8px 0}th,td{border:1px solid #dde1e6;padding:4px 8px;text-align:left;vertical-align:top}
-table.summary td:not(:first-child){text-align:right}table.bysource td:nth-child(2){text-align:left}th{background:#f0f2f5}
-.kv th{width:140px}code,pre{font:12px/1.4 ui-monospace,Menlo,Consolas,monospace;white-space:pre-wrap;word-break:break-word}
-.charts{display:flex;flex-wrap:wrap;gap:16px}.chart{background:#fff;border:1px solid #dde1e6;padding:8px;margin:0}
-.chart rect.hi{fill:#2f9e5b}.chart rect.lo{fill:#d9534f}.chart .axis{stroke:#888}.chart .thr{stroke:#333;stroke-dasharray:3 3}
-.chart text{font-size:10px;fill:#444}.chart text.n,.chart text.t{text-anchor:middle}.chart text.thl{text-anchor:start}
-.case{background:#fff;border:1px solid #dde1e6;margin:4px 0;padding:4px 8px}.case>summary{cursor:pointer}
-.badge{display:inline-block;min-width:72px;text-align:center;border-radius:3px;color:#fff;font-size:12px;padding:1px 4px}
-.badge.PASS{background:#2f9e5b}.badge.FAIL{background:#d9534f}.badge.UNSCORED{background:#e0a800}.badge.ERROR{background:#6f42c1}
-td.PASS{color:#2f9e5b}td.FAIL{color:#d9534f}td.UNSCORED{color:#b08600}td.ERROR{color:#6f42c1}
-.score{font-variant-numeric:tabular-nums;font-weight:600;margin:0 6px}.reason,.muted{color:#6b7280}
-.check{border-left:3px solid #dde1e6;padding-left:10px;margin:8px 0}.check h4{margin:4px 0}
-.error{color:#a61b1b}.note{color:#8a6d00}.filters{margin:16px 0}.filters button{margin-right:4px}
-.filters button.on{background:#1d2430;color:#fff}.hidden{display:none}
-</style></head><body>"""
+$css</style></head><body>"""
 
 _FILTERS = """<div class="filters">show: <button data-f="ALL" class="on">all</button><button data-f="PASS">pass</button>
 <button data-f="FAIL">fail</button><button data-f="UNSCORED">unscored</button><button data-f="ERROR">errors</button>
 <input id="q" placeholder="filter by id" aria-label="filter by id">
 <button id="open">expand all</button><button id="close">collapse all</button></div>"""
 
-_SCRIPT = """<script>
-(function(){var f="ALL",q=document.getElementById("q");
-function apply(){var t=q.value.toLowerCase();document.querySelectorAll("details.case").forEach(function(d){
-var ok=(f==="ALL"||d.dataset.status===f)&&(!t||d.dataset.text.indexOf(t)>=0);d.classList.toggle("hidden",!ok);});}
-document.querySelectorAll(".filters button[data-f]").forEach(function(b){b.addEventListener("click",function(){
-f=b.dataset.f;document.querySelectorAll(".filters button[data-f]").forEach(function(x){x.classList.toggle("on",x===b);});apply();});});
-q.addEventListener("input",apply);
-function openAll(v){document.querySelectorAll("details.case:not(.hidden)").forEach(function(d){d.open=v;});}
-document.getElementById("open").addEventListener("click",function(){openAll(true);});
-document.getElementById("close").addEventListener("click",function(){openAll(false);});})();
-</script>"""
+def _asset(name: str) -> str:
+    from importlib.resources import files
+
+    return files("llm_validation_framework").joinpath("data", name).read_text(encoding="utf-8")
