@@ -100,6 +100,9 @@ def test_user_map_wins_over_aliases_and_other_tools_names():
                             parse_field_map(["question=prompt"]))
     assert data == {"question": "Q?", "answer": "A."}
     assert meta == {"query": "other", "label": 1}
+    data, _ = map_fields({"input": {"text": "Q?", "lang": "en"}, "answer": "A."},
+                         parse_field_map(["question=input.text"]))
+    assert data == {"question": "Q?", "answer": "A."}
     data, _ = map_fields({"user_input": "Q", "response": "A", "retrieved_contexts": ["p"], "reference": "R"})
     assert data == {"question": "Q", "answer": "A", "contexts": ["p"], "reference": "R"}
 

@@ -6,7 +6,8 @@ carrying an :class:`InputError` with its line number and field, and the run goes
 
 Field mapping, in order (a name the row already uses is never overwritten):
 
-1. the user's map, ``{"question": "prompt"}`` = "read our ``question`` from the file's ``prompt``";
+1. the user's map, ``{"question": "prompt"}`` = "read our ``question`` from the file's ``prompt``"
+   (a dotted name reads a nested field: ``{"question": "input.text"}``);
 2. well-known names of other tools and of ``../shared/data/judge-dev``:
 
    ==============================  =====================================================
@@ -98,6 +99,13 @@ def map_fields(row: Mapping[str, Any], field_map: Mapping[str, str] | None = Non
         if theirs in row:
             data[ours] = row[theirs]
             used.add(theirs)
+        elif "." in theirs:  # a nested field: --map question=input.text
+            value: Any = row
+            for part in theirs.split("."):
+                value = value.get(part) if isinstance(value, Mapping) else None
+            if value is not None:
+                data[ours] = value
+                used.add(theirs.split(".", 1)[0])
     for ours in OUR_FIELDS:
         if ours not in data and ours in row:
             data[ours] = row[ours]
