@@ -40,9 +40,10 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from llm_validation_framework.evidence import word_overlap  # noqa: E402
+from llm_validation_framework.evidence import blend_support, word_overlap  # noqa: E402
 
 DATA = Path("/work/shared/data/judge-dev")
+DEFAULT_EVIDENCE_CHARS = 600
 DEFAULT_FILES = {"support": DATA / "support.jsonl", "relevance": DATA / "relevance.jsonl",
                  "answer_accuracy": DATA / "answer_accuracy.jsonl"}
 
@@ -167,12 +168,23 @@ async def judge_row(task: str, row: dict[str, Any], judge, args: argparse.Namesp
 
 async def support_row(row: dict[str, Any], judge, args: argparse.Namespace):
     from llm_validation_framework.checks.support import SupportCheck
+    from llm_validation_framework.evidence import select_evidence
     from llm_validation_framework.inputs import parse_sample
 
-    data = {"answer": row["claim"], "contexts": row["premise_passages"]}
+    passages = list(row["premise_passages"])
+    options = support_options(args)
+    reduced = False
+    if "evidence_chars" not in options:
+        # the check does not select evidence itself (yet): do what it would, before calling it
+        passages, reduced = select_evidence(passages, row["claim"], args.evidence_chars or DEFAULT_EVIDENCE_CHARS)
+        passages = [p for p in passages if p] or [" "]
+    data = {"answer": row["claim"], "contexts": passages}
     if row.get("question") and not args.no_question:
         data["question"] = row["question"]
-    return await SupportCheck(**support_options(args)).run(parse_sample(data), judge)
+    result = await SupportCheck(**options).run(parse_sample(data), judge)
+    if reduced:
+        result.notes.append("evidence selected by the benchmark")
+    return result
 
 
 def support_options(args: argparse.Namespace) -> dict[str, Any]:
@@ -181,7 +193,7 @@ def support_options(args: argparse.Namespace) -> dict[str, Any]:
     from llm_validation_framework.checks.support import SupportCheck
 
     accepted = inspect.signature(SupportCheck.__init__).parameters
-    options = {"prefer_reason": False, "evidence_chars": args.evidence_chars}
+    options = {"prefer_reason": False, "evidence_chars": args.evidence_chars or DEFAULT_EVIDENCE_CHARS}
     return {k: v for k, v in options.items() if k in accepted}
 
 
@@ -232,16 +244,20 @@ def report(task: str, rows: list[dict[str, Any]], records: list[dict], seed: int
             "bal_acc_xfit": balanced_accuracy(y, cross_fitted(srows, y, prob, seed)),
             "auc": auc(y, prob),
             "overlap_bal_acc_xfit": balanced_accuracy(y, cross_fitted(srows, y, base, seed)),
+            "blend_bal_acc@0.5": balanced_accuracy(y, [int(blend_support(p, b) >= 0.5) for p, b in zip(prob, base)]),
+            "blend_auc": auc(y, [blend_support(p, b) for p, b in zip(prob, base)]),
             "overlap_auc": auc(y, base),
         }
     return {"table": table, "unscored": unscored}
 
 
 def print_report(summary: dict[str, Any], timing: dict[str, Any]) -> None:
-    print(f"{'source':40s} {'n':>4s} {'BA@0.5':>7s} {'BA xfit':>7s} {'AUC':>6s} | {'overlap BA':>10s} {'AUC':>6s}")
+    print(f"{'source':38s} {'n':>4s} {'BA@0.5':>7s} {'BA xfit':>7s} {'AUC':>6s} | {'overlap BA':>10s} {'AUC':>6s} "
+          f"| {'blend BA':>8s} {'AUC':>6s}")
     for source, m in summary["table"].items():
-        print(f"{source[:40]:40s} {m['n']:4d} {m['bal_acc@0.5']:7.3f} {m['bal_acc_xfit']:7.3f} {m['auc']:6.3f} | "
-              f"{m['overlap_bal_acc_xfit']:10.3f} {m['overlap_auc']:6.3f}")
+        print(f"{source[:38]:38s} {m['n']:4d} {m['bal_acc@0.5']:7.3f} {m['bal_acc_xfit']:7.3f} {m['auc']:6.3f} | "
+              f"{m['overlap_bal_acc_xfit']:10.3f} {m['overlap_auc']:6.3f} | {m['blend_bal_acc@0.5']:8.3f} "
+              f"{m['blend_auc']:6.3f}")
     print(f"unscored rows: {summary['unscored']}")
     print(" ".join(f"{k}={v}" for k, v in timing.items()))
 
