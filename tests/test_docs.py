@@ -9,7 +9,7 @@ DOCS = Path(__file__).resolve().parent.parent / "docs"
 BLOCK = re.compile(r"```python\n(.*?)```", re.DOTALL)
 # blocks that need a provider key, a user's own vector store or a running server are skipped
 NEEDS_OUTSIDE = ("your_vectorstore", "AccuracyAgent()", "provider=\"anthropic\"", "provider=\"openai\"",
-                 "api_base=\"http", "lvf serve", "provider=\"local\"", "LocalJudge(", "$ ")
+                 "api_base=\"http", "base_url=\"http", "lvf serve", "provider=\"local\"", "LocalJudge(", "$ ")
 
 
 def blocks():
