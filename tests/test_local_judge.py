@@ -185,7 +185,8 @@ async def test_too_long_prompt_is_a_clear_judge_error():
     assert judge.max_input_chars < 2000
 
 
-def test_from_settings_reads_optional_attributes(tmp_path):
+def test_from_settings_reads_optional_attributes(tmp_path, monkeypatch):
+    monkeypatch.delenv("LVF_LOCAL_MODEL_PATH", raising=False)
     class Settings:
         local_model_path = str(tmp_path / "m.gguf")
         cache_dir = str(tmp_path)

@@ -35,7 +35,7 @@ from typing import Any, Protocol
 from ..errors import JudgeCallError, JudgeError, LocalModelError
 from ..usage import Usage
 from .base import Judge, Verdict, VerdictRequest, expected_score
-from .local_model import DEFAULT_MODEL_NAME, resolve_model_path
+from .local_model import DEFAULT_MODEL_NAME, MODEL_PATH_ENV, resolve_model_path
 
 __all__ = ["Completion", "LocalBackend", "LocalJudge", "build_chat_prompt", "label_probabilities"]
 
@@ -207,7 +207,8 @@ class LocalJudge(Judge):
     """Probability verdicts from a local GGUF chat model (default: Qwen2.5-Coder-1.5B-Instruct Q4_K_M)."""
 
     def __init__(self, model_path: str | os.PathLike | None = None, *, n_ctx: int = 4096, n_threads: int | None = None,
-                 reasons: bool = False, reason_tokens: int = 60, n_probs: int = 20, cache_dir: str | os.PathLike | None = None,
+                 reasons: bool = False, reason_tokens: int = 60, n_probs: int = 20, evidence_chars: int = 600,
+                 cache_dir: str | os.PathLike | None = None,
                  settings: object | None = None, backend: LocalBackend | None = None) -> None:
         if n_ctx < 512:
             raise ValueError(f"n_ctx={n_ctx} is too small for a judge prompt: use 512 or more (default 4096)")
@@ -216,15 +217,19 @@ class LocalJudge(Judge):
         self.reasons = reasons
         self.reason_tokens = reason_tokens
         self.n_probs = n_probs
+        #: evidence budget a check should select down to for this judge (speed: ~50 prompt tokens/s)
+        self.evidence_chars = evidence_chars
         self._model_path = model_path
         self._cache_dir = cache_dir
         self._settings = settings
         self._backend = backend
         self._resolved: Path | None = None
         self._lock = threading.Lock()
-        model = Path(model_path).stem.lower() if model_path else (backend.name if backend else DEFAULT_MODEL_NAME)
-        if not model_path and backend is None and settings is not None and getattr(settings, "local_model_path", None):
-            model = Path(str(settings.local_model_path)).stem.lower()
+        configured = model_path or getattr(settings, "local_model_path", None) or os.environ.get(MODEL_PATH_ENV)
+        if backend is not None:
+            model = backend.name
+        else:
+            model = Path(str(configured)).stem.lower() if configured else DEFAULT_MODEL_NAME
         self.name = f"local/{model}"
 
     @classmethod
