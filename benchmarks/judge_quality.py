@@ -20,6 +20,14 @@ number). We also print our balanced accuracy with a threshold cross-fitted the s
 the fixed 0.5 is not hiding a miscalibration. Groups (question / Wikipedia article / query)
 never straddle the halves. Plus verdicts per second, model load time and peak RSS.
 
+The last two columns ("blend") score ``evidence.blend_support``: the mean of our probability
+and the overlap feature, a fixed formula (nothing fitted), shown because the two signals are
+complementary (DESIGN.md). Our check's verdict is the first column.
+
+Support rows are reduced to the claim's most relevant sentences (``--evidence-chars``, default
+600, what LocalJudge.evidence_chars suggests) by the benchmark when the SupportCheck does not
+accept ``evidence_chars`` itself; such rows carry the note "evidence selected by the benchmark".
+
 ``--limit N`` takes N rows stratified by source and label (seeded), e.g. 160 = 10 per
 (source, label) on support.
 """

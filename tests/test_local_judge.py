@@ -323,3 +323,31 @@ async def test_real_default_model_judges_clear_cases():
         verdict = await judge.verdict(build_support_request(claim, passage, prefer_reason=False))
         assert verdict.method == "logprobs"
         assert (verdict.score >= 0.5) == supported, (claim, verdict.probabilities)
+
+
+# -- the benchmark's arithmetic -------------------------------------------------------------------------
+
+def load_benchmark():
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "benchmarks" / "judge_quality.py"
+    spec = importlib.util.spec_from_file_location("judge_quality", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_benchmark_metrics_and_sampling():
+    bench = load_benchmark()
+    assert bench.balanced_accuracy([1, 1, 0, 0], [1, 0, 0, 0]) == pytest.approx(0.75)
+    assert bench.auc([1, 0, 1, 0], [0.9, 0.1, 0.4, 0.4]) == pytest.approx(0.875)
+    rows = [{"id": f"{s}{i}", "source": s, "label": "supported" if i % 2 else "unsupported", "question": f"q{i}"}
+            for s in "ab" for i in range(10)]
+    picked = bench.stratified(rows, 8, seed=1)
+    assert len(picked) == 8
+    assert {(r["source"], bench.gold(r)) for r in picked} == {("a", 0), ("a", 1), ("b", 0), ("b", 1)}
+    assert bench.stratified(rows, 8, seed=1) == picked
+    y = [bench.gold(r) for r in rows]
+    pred = bench.cross_fitted(rows, y, [float(v) for v in y], seed=3)
+    assert pred == y  # a perfect feature stays perfect when its threshold is chosen on the other half
