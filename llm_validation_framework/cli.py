@@ -6,6 +6,7 @@
     lvf check --agent relevancy --question "…" --answer "…"
     lvf config show
     lvf report results.jsonl --html report.html
+    lvf serve [--port 8765 --model m.gguf]        (the local model over an OpenAI-compatible API)
 
 Exit codes: 0 every case passed; 1 some case failed, was unscored or errored; 2 usage or
 configuration error; 130 interrupted (the results so far are kept: re-run with --resume).
@@ -201,6 +202,20 @@ def report(results: str, html: str) -> None:
     except LVFError as exc:
         _fail(exc)
     click.echo(f"HTML report: {html}")
+
+
+# ---------------------------------------------------------------------------------------
+@main.command(context_settings={"ignore_unknown_options": True, "allow_extra_args": True}, add_help_option=False)
+@click.argument("args", nargs=-1, type=click.UNPROCESSED)
+def serve(args: tuple[str, ...]) -> None:
+    """Serve the local judge model over an OpenAI-compatible API on 127.0.0.1 (lvf serve --help)."""
+    import argparse
+
+    from . import serve as serving
+
+    parser = serving.add_arguments(argparse.ArgumentParser(prog="lvf serve",
+                                                           description=serving.__doc__.split("\n\n")[0]))
+    sys.exit(serving.run_from_args(parser.parse_args(list(args))))
 
 
 # ---------------------------------------------------------------------------------------

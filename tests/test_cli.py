@@ -205,3 +205,11 @@ def test_unwritable_out_is_a_clear_error(env):
     result = invoke("run", str(data), "-a", "relevancy", "--judge", "cli_judges:fast", "--no-cache",
                     "-o", "blocker/r.jsonl")
     assert result.exit_code == 2 and "error:" in result.output and "blocker" in result.output
+
+
+def test_serve_is_wired_to_the_local_model_server(env):
+    """``lvf serve`` passes its options to llm_validation_framework.serve (tested there); no model loads here."""
+    help_text = CliRunner().invoke(main, ["serve", "--help"])
+    assert help_text.exit_code == 0 and "--port" in help_text.output and "lvf serve" in help_text.output
+    refused = CliRunner().invoke(main, ["serve", "--host", "8.8.8.8"])
+    assert refused.exit_code == 2 and "loopback" in refused.output
