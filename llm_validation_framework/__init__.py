@@ -19,9 +19,15 @@ __version__ = "0.1.0"
 _EXPORTS: dict[str, str] = {
     "AccuracyAgent": "agents.accuracy",
     "Agent": "agents.base",
+    "AnswerAccuracyAgent": "agents.reference",
+    "CachedJudge": "cache",
     "CheckResult": "results",
+    "CitationAgent": "agents.citation",
     "ConfigError": "errors",
+    "ContextRelevanceAgent": "agents.reference",
     "EvaluationResult": "results",
+    "GroundednessAgent": "agents.reference",
+    "HybridJudge": "judges.hybrid",
     "InputError": "errors",
     "Judge": "judges.base",
     "JudgeCallError": "errors",
@@ -32,12 +38,12 @@ _EXPORTS: dict[str, str] = {
     "LocalJudge": "judges.local",
     "LocalModelError": "errors",
     "MissingAPIKeyError": "errors",
-    "make_judge": "judges",
     "Passage": "inputs",
     "ProgressEvent": "progress",
     "RAGProvider": "retrieval",
     "RelevancyAgent": "agents.relevancy",
     "RetrievalError": "errors",
+    "RunSummary": "runner.summary",
     "ScriptExhaustedError": "errors",
     "ScriptedJudge": "judges.scripted",
     "Settings": "config",
@@ -45,6 +51,9 @@ _EXPORTS: dict[str, str] = {
     "Verdict": "judges.base",
     "VerdictParseError": "errors",
     "VerdictRequest": "judges.base",
+    "arun_dataset": "runner.core",
+    "make_judge": "judges",
+    "run_dataset": "runner.core",
 }
 
 __all__ = sorted([*_EXPORTS, "__version__"])
@@ -66,6 +75,12 @@ def __dir__() -> list[str]:
 if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
     from .agents.accuracy import AccuracyAgent
     from .agents.base import Agent
+    from .agents.citation import CitationAgent
+    from .agents.reference import AnswerAccuracyAgent, ContextRelevanceAgent, GroundednessAgent
+    from .cache import CachedJudge
+    from .judges.hybrid import HybridJudge
+    from .runner.core import arun_dataset, run_dataset
+    from .runner.summary import RunSummary
     from .agents.relevancy import RelevancyAgent
     from .config import Settings
     from .errors import (ConfigError, InputError, JudgeCallError, JudgeError, JudgeTimeoutError, LocalModelError,

@@ -107,7 +107,8 @@ def _pytest_fixture():
         """``lvf_cached_judge(judge)`` → the judge wrapped in a sqlite cache kept in pytest's cache dir."""
         from .cache import CachedJudge
 
-        root = request.config.cache.mkdir("lvf") if request.config.cache is not None else None
+        cache = getattr(request.config, "cache", None)  # absent under `-p no:cacheprovider`
+        root = cache.mkdir("lvf") if cache is not None else None
         opened: list[CachedJudge] = []
 
         def wrap(judge):
