@@ -7,12 +7,13 @@ support verdict is used, and an answer they contradict or do not back fails even
 
 from __future__ import annotations
 
+from ..errors import JudgeError
 from ..inputs import Sample
 from ..judges.base import Judge, VerdictRequest
 from ..prompting import delimit, render
 from ..results import CheckResult
 from .base import Check, ask_once
-from .support import build_support_request
+from .support import build_support_request, judge_support, support_result
 
 __all__ = ["FACTUAL_OPTIONS", "FactualCheck"]
 
@@ -28,18 +29,21 @@ class FactualCheck(Check):
         self.prefer_reason = prefer_reason
 
     def request(self, sample: Sample) -> VerdictRequest:
-        if sample.passages:
-            return build_support_request(sample.answer or "", sample.passages, question=sample.question,
-                                         check=self.name, prefer_reason=self.prefer_reason)
+        """The knowledge-mode request (grounded mode asks through checks.support.judge_support)."""
         prompt = render(FACTUAL_PROMPT, question=delimit("question", sample.question or ""),
                         answer=delimit("answer", sample.answer or ""))
         return VerdictRequest(check=self.name, instructions=FACTUAL_INSTRUCTIONS, prompt=prompt,
                               options=FACTUAL_OPTIONS, prefer_reason=self.prefer_reason)
 
     async def run(self, sample: Sample, judge: Judge) -> CheckResult:
-        grounded = bool(sample.passages)
-        return await ask_once(self.name, judge, self.request(sample),
-                              mode="grounded" if grounded else "knowledge", passages=len(sample.passages))
+        if not sample.passages:
+            return await ask_once(self.name, judge, self.request(sample), mode="knowledge", passages=0)
+        try:
+            outcome = await judge_support(judge, sample.answer or "", sample.passages, question=sample.question,
+                                          check=self.name, prefer_reason=self.prefer_reason)
+        except JudgeError as exc:
+            return CheckResult.unscored(self.name, exc, prompt_hash=build_support_request("", []).prompt_hash)
+        return support_result(self.name, outcome, mode="grounded", passages=len(sample.passages))
 
 
 FACTUAL_INSTRUCTIONS = """\

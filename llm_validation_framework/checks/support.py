@@ -7,15 +7,18 @@ improves all of them. Score = P(supported) with probability-reading judges, else
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
 
+from ..errors import JudgeError
 from ..inputs import Passage, Sample
-from ..judges.base import Judge, VerdictRequest
+from ..judges.base import Judge, Verdict, VerdictRequest
 from ..prompting import delimit, render
 from ..results import CheckResult
-from .base import Check, ask_once
+from .base import Check, label_reason
 
-__all__ = ["SUPPORT_OPTIONS", "SupportCheck", "build_support_request", "format_passages"]
+__all__ = ["SUPPORT_OPTIONS", "SupportCheck", "SupportOutcome", "build_support_request", "evidence_budget",
+           "format_passages", "judge_support", "support_result"]
 
 #: supported -> 1; contradicted or not stated -> 0 (the passages are the source of truth)
 SUPPORT_OPTIONS = {"supported": 1.0, "contradicted": 0.0, "unverifiable": 0.0}
@@ -42,6 +45,79 @@ def build_support_request(claim: str, passages: Sequence[Passage | str], *, ques
                           prefer_reason=prefer_reason)
 
 
+def evidence_budget(judge: Judge, max_chars: int | None = None) -> int | None:
+    """Characters of evidence to send: the smallest of the caller's limit and the judge's hints."""
+    limits = [value for value in (max_chars, getattr(judge, "evidence_chars", None),
+                                  getattr(judge, "max_input_chars", None)) if value]
+    return min(limits) if limits else None
+
+
+@dataclass(frozen=True)
+class SupportOutcome:
+    """A support verdict and the score the check uses: P(supported), blended with word overlap
+    when the judge asks for it (``Judge.support_overlap_weight``)."""
+
+    verdict: Verdict
+    score: float
+    request: VerdictRequest
+    overlap: float | None = None
+    trimmed_chars: int = 0
+
+    @property
+    def supported(self) -> bool:
+        return self.score >= 0.5
+
+    def details(self) -> dict:
+        out = {"label": self.verdict.label, "p_supported": round(self.verdict.score, 4)}
+        if self.verdict.probabilities:
+            out["probabilities"] = {k: round(v, 4) for k, v in self.verdict.probabilities.items()}
+        if self.overlap is not None:
+            out["overlap"] = round(self.overlap, 4)
+        if self.trimmed_chars:
+            out["evidence_trimmed_chars"] = self.trimmed_chars
+        return out
+
+
+Asker = Callable[[Judge, VerdictRequest], Awaitable[Verdict]]
+
+
+async def judge_support(judge: Judge, claim: str, passages: Sequence[Passage], *, question: str | None = None,
+                        check: str = "support", prefer_reason: bool = True, max_evidence_chars: int | None = None,
+                        overlap_weight: float | None = None, ask: Asker | None = None) -> SupportOutcome:
+    """Ask whether ``passages`` support ``claim``: evidence cut to the judge's budget (most relevant
+    sentences kept, passage ids unchanged), one verdict, and the score the judge's hints call for.
+
+    Raises :class:`JudgeError` like ``judge.verdict``; ``ask`` replaces ``judge.verdict`` (e.g. a
+    per-evaluation memo shared by several checks).
+    """
+    from ..citations.evidence import select_evidence
+
+    evidence, trimmed = select_evidence(claim, passages, evidence_budget(judge, max_evidence_chars))
+    request = build_support_request(claim, evidence, question=question, check=check, prefer_reason=prefer_reason)
+    verdict = await (ask(judge, request) if ask is not None else judge.verdict(request))
+    weight = getattr(judge, "support_overlap_weight", 0.0) if overlap_weight is None else overlap_weight
+    if weight and verdict.method == "logprobs":
+        from ..evidence import blend_support, word_overlap
+
+        overlap = word_overlap(claim, [p.text for p in passages])
+        score = blend_support(verdict.score, overlap, weight=1.0 - weight)
+        return SupportOutcome(verdict, score, request, overlap, trimmed)
+    return SupportOutcome(verdict, verdict.score, request, None, trimmed)
+
+
+def support_result(name: str, outcome: SupportOutcome, **details) -> CheckResult:
+    """A CheckResult from one support outcome (notes when evidence was cut or blended)."""
+    verdict = outcome.verdict
+    notes = list(verdict.notes)
+    if outcome.trimmed_chars:
+        notes.append(f"evidence reduced by {outcome.trimmed_chars} characters to the sentences closest to the claim")
+    if outcome.overlap is not None:
+        notes.append(f"score blends P(supported)={verdict.score:.2f} with word overlap {outcome.overlap:.2f}")
+    return CheckResult(name=name, score=outcome.score, reason=verdict.reason or label_reason(verdict),
+                       method=verdict.method, usage=verdict.usage, raw_replies=[verdict.raw] if verdict.raw else [],
+                       prompt_hash=outcome.request.prompt_hash, notes=notes, details={**outcome.details(), **details})
+
+
 class SupportCheck(Check):
     """Is the answer supported by the case's passages (or the RAGProvider's)?"""
 
@@ -49,10 +125,21 @@ class SupportCheck(Check):
     display = "Support"
     requires = ("answer", "contexts")
 
+    def __init__(self, *, prefer_reason: bool = True, max_evidence_chars: int | None = None,
+                 overlap_weight: float | None = None) -> None:
+        self.prefer_reason = prefer_reason
+        self.max_evidence_chars = max_evidence_chars
+        self.overlap_weight = overlap_weight
+
     async def run(self, sample: Sample, judge: Judge) -> CheckResult:
-        request = build_support_request(sample.answer or "", sample.passages, question=sample.question,
-                                        check=self.name)
-        return await ask_once(self.name, judge, request, passages=len(sample.passages))
+        try:
+            outcome = await judge_support(judge, sample.answer or "", sample.passages, question=sample.question,
+                                          check=self.name, prefer_reason=self.prefer_reason,
+                                          max_evidence_chars=self.max_evidence_chars,
+                                          overlap_weight=self.overlap_weight)
+        except JudgeError as exc:
+            return CheckResult.unscored(self.name, exc, prompt_hash=build_support_request("", []).prompt_hash)
+        return support_result(self.name, outcome, passages=len(sample.passages))
 
 
 SUPPORT_INSTRUCTIONS = """\

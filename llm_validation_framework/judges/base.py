@@ -112,6 +112,13 @@ class Judge(ABC):
 
     #: model identifier written into results (e.g. ``anthropic/claude-haiku-4-5-20251001``)
     name: str = "judge"
+    #: capability hints checks may read (they never ask which judge runs them):
+    #: evidence characters worth sending per verdict (None: all of it)
+    evidence_chars: int | None = None
+    #: weight of word overlap blended into a support probability (0: the judge decides alone).
+    #: A small local model misses support copied near-verbatim, word overlap misses paraphrase:
+    #: for such judges the fixed half-and-half blend ranks better than either (docs/local-judge.md).
+    support_overlap_weight: float = 0.0
 
     @abstractmethod
     async def verdict(self, request: VerdictRequest) -> Verdict:

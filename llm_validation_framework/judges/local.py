@@ -208,6 +208,7 @@ class LocalJudge(Judge):
 
     def __init__(self, model_path: str | os.PathLike | None = None, *, n_ctx: int = 4096, n_threads: int | None = None,
                  reasons: bool = False, reason_tokens: int = 60, n_probs: int = 20, evidence_chars: int = 600,
+                 support_overlap_weight: float = 0.5,
                  cache_dir: str | os.PathLike | None = None,
                  settings: object | None = None, backend: LocalBackend | None = None) -> None:
         if n_ctx < 512:
@@ -219,6 +220,8 @@ class LocalJudge(Judge):
         self.n_probs = n_probs
         #: evidence budget a check should select down to for this judge (speed: ~50 prompt tokens/s)
         self.evidence_chars = evidence_chars
+        #: blend P(supported) half-and-half with word overlap (measured better on held-out rows)
+        self.support_overlap_weight = support_overlap_weight
         self._model_path = model_path
         self._cache_dir = cache_dir
         self._settings = settings
