@@ -44,6 +44,9 @@ class HybridJudge(Judge):
         self.reasons = reasons
         self.api_decides_reasons = api_decides_reasons
         self.name = f"hybrid({local.name}+{api.name})"
+        # the local model reads every request, so its evidence budget applies; no overlap blend,
+        # since the API judge may decide
+        self.evidence_chars = getattr(local, "evidence_chars", None)
 
     def borderline(self, score: float) -> bool:
         low, high = self.band
