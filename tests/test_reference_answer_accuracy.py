@@ -182,7 +182,7 @@ def test_prefer_reason_is_passed_to_the_requests():
 def test_accuracy_agent_uses_answer_accuracy_when_a_reference_is_given():
     def reply(request):
         if request.check == "relevancy":
-            return {"verdict": "relevant"}
+            return {"verdict": "yes"}
         assert request.check == "answer_accuracy", request.check
         return {"verdict": "2"}
 
@@ -193,6 +193,6 @@ def test_accuracy_agent_uses_answer_accuracy_when_a_reference_is_given():
 
 
 def test_accuracy_agent_without_reference_keeps_the_factual_check():
-    judge = ScriptedJudge(lambda r: {"verdict": "relevant"} if r.check == "relevancy" else {"verdict": "correct"})
+    judge = ScriptedJudge(lambda r: {"verdict": "yes"} if r.check == "relevancy" else {"verdict": "correct"})
     result = AccuracyAgent(judge=judge).evaluate({k: v for k, v in EINSTEIN.items() if k != "reference"})
     assert [c.name for c in result.checks] == ["relevancy", "factual"]
