@@ -333,10 +333,12 @@ def main(argv: list[str] | None = None) -> int:
     elapsed = time.perf_counter() - started
     result = report(sentence_rows, answer_rows, judged)
     if args.json:
-        print(json.dumps({"provider": args.provider, "judge": judge_name, "seconds": elapsed,
+        source = str(args.report_from) if args.report_from else args.provider
+        print(json.dumps({"provider": source, "judge": judge_name, "seconds": elapsed,
                           "report": result}, indent=2))
         return 0
-    print(f"citation accuracy vs human sentence labels — provider={args.provider} "
+    provider = f"(from {args.report_from})" if args.report_from else args.provider
+    print(f"citation accuracy vs human sentence labels — provider={provider} "
           f"judge={judge_name or '-'} answers={len(rows)} wall={elapsed:.0f}s")
     columns = ["answers", "sentences", "judge_ba", "judge_auc", "blend_ba", "blend_auc", "overlap_best_ba", "overlap_auc", "judge_errors",
                "labels_matched_to_uncited_sentence", "labels_spanning_several_sentences",
