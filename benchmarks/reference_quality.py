@@ -227,6 +227,7 @@ def summarise(task: str, rows: list[dict[str, Any]], runs: list[list[dict[str, A
             "n": len(first), "unscored": len(first) - len(scored),
             "bal_acc": balanced_accuracy(y, [int(s >= threshold) for s in score]),
             "auc": auc(y, score),
+            "best_bal_acc": best_balanced_accuracy(y, score) if scored else float("nan"),
             "bal_acc_template1": per_template[0], "bal_acc_template2": per_template[1],
             "templates_disagree": (sum((a >= threshold) != (b >= threshold) for a, b in both) / len(both)
                                    if both else float("nan")),
@@ -242,10 +243,11 @@ def summarise(task: str, rows: list[dict[str, Any]], runs: list[list[dict[str, A
 
 def print_table(task: str, table: dict[str, Any]) -> None:
     print(f"\n== {task}")
-    print(f"{'source':42s} {'n':>4s} {'BA':>6s} {'AUC':>6s} {'BA t1':>6s} {'BA t2':>6s} {'t1!=t2':>6s} | "
+    print(f"{'source':42s} {'n':>4s} {'BA':>6s} {'AUC':>6s} {'bestBA':>6s} {'BA t1':>6s} {'BA t2':>6s} {'t1!=t2':>6s} | "
           f"{'overlap bestBA':>14s} {'AUC':>6s} | {'calls':>5s} {'s/case':>6s} {'flips':>6s}")
     for source, m in table.items():
-        print(f"{source[:42]:42s} {m['n']:4d} {m['bal_acc']:6.3f} {m['auc']:6.3f} {m['bal_acc_template1']:6.3f} "
+        print(f"{source[:42]:42s} {m['n']:4d} {m['bal_acc']:6.3f} {m['auc']:6.3f} {m['best_bal_acc']:6.3f} "
+              f"{m['bal_acc_template1']:6.3f} "
               f"{m['bal_acc_template2']:6.3f} {m['templates_disagree']:6.3f} | {m['overlap_best_bal_acc']:14.3f} "
               f"{m['overlap_auc']:6.3f} | {m['calls_per_case']:5.2f} {m['seconds_per_case']:6.2f} "
               f"{m['flip_rate']:6.3f}" + (f"  ({m['unscored']} unscored)" if m["unscored"] else ""))
@@ -270,6 +272,18 @@ async def amain(args: argparse.Namespace) -> dict[str, Any]:
     return summary
 
 
+def report_only(path: Path, args: argparse.Namespace) -> None:
+    """Re-summarise a ``--out`` file (no judging): the tables for the rows and runs it holds."""
+    records = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+    files = {"answer_accuracy": args.answer_accuracy, "relevance": args.relevance}
+    for task in sorted({r["task"] for r in records}):
+        mine = [r for r in records if r["task"] == task]
+        ids = {r["id"] for r in mine}
+        rows = [row for row in load(files[task]) if row["id"] in ids]
+        runs = [[r for r in mine if r["run"] == n] for n in sorted({r["run"] for r in mine})]
+        print_table(task, summarise(task, rows, runs, args.threshold, args.first_reference_only))
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--provider", default="local", help="'local', 'scripted' (no model) or a litellm provider")
@@ -290,7 +304,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--progress-every", type=int, default=10)
     parser.add_argument("--out", type=Path, help="one JSON line per row and run")
     parser.add_argument("--json", type=Path, help="write the summary table here")
+    parser.add_argument("--report", type=Path, help="only summarise an earlier --out file")
     args = parser.parse_args(argv)
+    if args.report:
+        report_only(args.report, args)
+        return 0
     if args.runs < 1:
         parser.error("--runs must be >= 1")
     started = time.perf_counter()
