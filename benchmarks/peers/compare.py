@@ -337,6 +337,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--row-timeout-s", type=float, default=600)
     parser.add_argument("--imports", action="store_true", help="also measure import times")
     parser.add_argument("--imports-only", action="store_true")
+    parser.add_argument("--report-only", action="store_true",
+                        help="rebuild results.json and table.md from the JSONL files in --out (no model)")
     args = parser.parse_args(argv)
 
     out_dir = Path(args.out)
@@ -354,6 +356,19 @@ def main(argv: list[str] | None = None) -> int:
         print(table(results))
         return 0
 
+    if args.report_only:  # e.g. after a run was stopped: summarise whatever rows were finished
+        results["frameworks"] = {}
+        for name, (set_name, _) in FRAMEWORKS.items():
+            records = _read(out_dir / f"{set_name}.{name}.jsonl")
+            if records:
+                summary = summarise(records)
+                summary["ids"] = sorted(r["id"] for r in records)
+                results["frameworks"][f"{set_name}/{name}"] = summary
+        results["common_rows"] = common_rows(results, out_dir)
+        results_path.write_text(json.dumps(results, indent=2))
+        (out_dir / "table.md").write_text(table(results))
+        print(table(results))
+        return 0
     names = [n.strip() for n in args.frameworks.split(",") if n.strip()]
     unknown = [n for n in names if n not in FRAMEWORKS]
     if unknown:
