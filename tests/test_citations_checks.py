@@ -540,6 +540,24 @@ def test_overlap_weight_blends_judge_probability_with_word_overlap():
         CitationAccuracyCheck(overlap_weight=2)
 
 
+def test_citation_checks_take_the_judges_overlap_and_evidence_hints_unless_told_otherwise():
+    judge = ScriptedJudge(lambda r: {"probabilities": {"supported": 0.4, "contradicted": 0.1, "unverifiable": 0.5}})
+    judge.support_overlap_weight = 0.5  # what LocalJudge asks for
+    judge.evidence_chars = 300
+    filler = " ".join(f"Filler sentence number {i} about nothing at all." for i in range(40))
+    data = {"contexts": [filler + " The Eiffel Tower stands 330 metres tall."],
+            "answer": "The Eiffel Tower stands 330 metres tall [1]."}
+    hinted = run(CitationAccuracyCheck(), data, judge)
+    row = hinted.details["rows"][0]
+    assert row["support_score"] == pytest.approx(0.7) and row["verdict"] == "supported"
+    assert row["evidence_trimmed_chars"] > 0
+    assert "330 metres" in judge.requests[-1].prompt and len(judge.requests[-1].prompt) < 1200
+    told = run(CitationFaithfulnessCheck(overlap_weight=0.0, max_evidence_chars=None), data, judge)
+    assert told.score == 0.0 and "support_score" not in told.details["rows"][0]
+    with pytest.raises(ConfigError, match="overlap_weight must be None"):
+        CitationFaithfulnessCheck(overlap_weight=-0.1)
+
+
 def test_agent_with_a_real_rag_provider_over_a_langchain_retriever():
     from langchain_core.documents import Document
     from langchain_core.retrievers import BaseRetriever
@@ -558,3 +576,13 @@ def test_agent_with_a_real_rag_provider_over_a_langchain_retriever():
     assert bad.status == "FAIL"
     assert [f["problem"] for f in bad.check("citation_faithfulness").details["failed_markers"]] == [
         "cited_passage_unverifiable", "fabricated"]
+
+
+def test_agent_reason_says_not_applicable_once_for_a_check_with_nothing_to_judge():
+    judge = ScriptedJudge(lambda r: {"verdict": "supported"})
+    result = CitationAgent(judge=judge).evaluate(
+        {"question": "How tall?", "contexts": EIFFEL_PASSAGES, "answer": "The Eiffel Tower stands 330 metres tall [1]."})
+    relevancy = result.check("citation_relevancy")
+    assert relevancy.applicable is False and relevancy.score is None
+    assert "(not applicable): no citations" in result.reason
+    assert "(unscored)" not in result.reason and "not applicable: not applicable" not in result.reason

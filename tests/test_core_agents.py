@@ -88,7 +88,7 @@ def test_judge_failure_is_unscored_not_zero():
     assert result.status == "UNSCORED" and result.score is None
     factual = result.check("factual")
     assert factual.score is None and "503" in factual.error
-    assert "Factual (unscored)" in result.reason
+    assert "Factual (unscored): " in result.reason and "(unscored): unscored" not in result.reason
 
 
 def test_renormalize_policy_uses_scored_checks_and_says_so():

@@ -174,5 +174,7 @@ class Agent:
 
 def _reason_part(result: CheckResult, label: str) -> str:
     if result.score is None:
-        return f"{label} (unscored): {result.reason}"
+        state = "unscored" if result.applicable else "not applicable"
+        reason = result.reason[len(state) + 2:] if result.reason.startswith(state + ": ") else result.reason
+        return f"{label} ({state}): {reason}"
     return f"{label} ({result.score:.2f}): {result.reason}"

@@ -64,7 +64,7 @@ class CitationAgent(Agent):
         check_uncited: bool = False,
         max_concurrency: int = 8,
         max_evidence_chars: int | None = 8000,
-        overlap_weight: float = 0.0,
+        overlap_weight: float | None = None,
         on_unscored: str = "unscored",
         repeats: int = 1,
     ) -> None:

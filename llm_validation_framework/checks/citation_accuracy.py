@@ -10,10 +10,11 @@ assign is *fabricated*: the sentence is unsupported and no judge call is made.
 * recall = supported cited sentences / (sentences of at least ``min_words`` words + shorter cited ones)
 * score = F1; no citations → 0; the exact abstention ``No relevant evidence found.`` → 1.
 
-Cited passages longer than ``max_evidence_chars`` together (default 8000) are cut down to
-their sentences closest to the claim (:func:`~llm_validation_framework.citations.evidence.select_evidence`;
-the row says how much was cut). ``overlap_weight`` > 0 blends P(supported) with word overlap
-(see :func:`support_score`). Up to ``max_concurrency`` (8) judge calls run at once. A judge failure on any sentence makes
+Cited passages longer than ``max_evidence_chars`` together (default 8000, or the judge's own
+smaller ``evidence_chars``: 600 for the local model) are cut down to their sentences closest to
+the claim (:func:`~llm_validation_framework.citations.evidence.select_evidence`; the row says how
+much was cut). ``overlap_weight`` > 0 blends P(supported) with word overlap (see
+:func:`support_score`); None (the default) takes the judge's ``support_overlap_weight`` hint. Up to ``max_concurrency`` (8) judge calls run at once. A judge failure on any sentence makes
 the check unscored with an error naming the sentence; the other rows are kept in ``details``.
 """
 
@@ -32,10 +33,11 @@ from ..judges.base import Judge, Verdict
 from ..results import CheckResult
 from ..usage import Usage
 from .base import Check
-from .support import build_support_request
+from .support import build_support_request, evidence_budget
 
 __all__ = ["ABSTENTION", "CitationAccuracyCheck", "answer_of", "combine_methods", "is_supported",
-           "support_score", "validate_concurrency", "validate_evidence_chars", "validate_overlap_weight"]
+           "resolve_overlap_weight", "support_score", "validate_concurrency", "validate_evidence_chars",
+           "validate_overlap_weight"]
 
 #: the exact abstention text that scores 1
 ABSTENTION = "No relevant evidence found."
@@ -70,7 +72,9 @@ def support_score(verdict: Verdict, claim: str, passages: Sequence[Passage], ove
     ``(1 - w) * P(supported) + w * overlap`` where overlap is the share of the claim's content
     words found in the cited passages (:func:`llm_validation_framework.evidence.blend_support`).
     A small local judge misses support copied nearly verbatim and overlap misses paraphrase, so
-    the blend can rank better than either; 0 (the default) leaves the decision to the judge.
+    the blend can rank better than either; 0 leaves the decision to the judge. The checks pass
+    ``resolve_overlap_weight(own, judge)``: their own setting, or else the judge's
+    ``support_overlap_weight`` hint (0 for API judges, 0.5 for the local model).
     """
     if not overlap_weight:
         return {"score": verdict.score}
@@ -80,9 +84,16 @@ def support_score(verdict: Verdict, claim: str, passages: Sequence[Passage], ove
     return {"score": blend_support(verdict.score, overlap, weight=1.0 - overlap_weight), "overlap": round(overlap, 4)}
 
 
-def validate_overlap_weight(value: object) -> float:
+def resolve_overlap_weight(own: float | None, judge: Judge) -> float:
+    """The check's own overlap weight, or (None) the judge's ``support_overlap_weight`` hint."""
+    return float(getattr(judge, "support_overlap_weight", 0.0) or 0.0) if own is None else own
+
+
+def validate_overlap_weight(value: object) -> float | None:
+    if value is None:
+        return None
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0.0 <= value <= 1.0:
-        raise ConfigError(f"overlap_weight must be a number in [0, 1], got {value!r}")
+        raise ConfigError(f"overlap_weight must be None (the judge's own hint) or a number in [0, 1], got {value!r}")
     return float(value)
 
 
@@ -113,7 +124,7 @@ class CitationAccuracyCheck(Check):
     requires = ()
 
     def __init__(self, *, max_concurrency: int = 8, min_words: int = 4, max_evidence_chars: int | None = 8000,
-                 overlap_weight: float = 0.0) -> None:
+                 overlap_weight: float | None = None) -> None:
         self.max_concurrency = validate_concurrency(max_concurrency)
         self.overlap_weight = validate_overlap_weight(overlap_weight)
         self.max_evidence_chars = validate_evidence_chars(max_evidence_chars)
@@ -151,7 +162,8 @@ class CitationAccuracyCheck(Check):
                 row.update(verdict="unsupported", reason=f"fabricated key(s) {list(unit.missing_keys)}: the ledger "
                            f"assigned {list(ledger.keys)[:12]}; no judge call")
                 return row, None, False, None
-            passages, trimmed = select_evidence(unit.claim, unit.passages, self.max_evidence_chars)
+            passages, trimmed = select_evidence(unit.claim, unit.passages,
+                                                evidence_budget(judge, self.max_evidence_chars))
             if trimmed:
                 row["evidence_trimmed_chars"] = trimmed
             request = build_support_request(unit.claim, passages, question=question, check=self.name)
@@ -161,7 +173,8 @@ class CitationAccuracyCheck(Check):
             except JudgeError as exc:
                 row.update(verdict="error", reason=f"{type(exc).__name__}: {exc}")
                 return row, None, False, exc
-            blended = support_score(verdict, unit.claim, unit.passages, self.overlap_weight)
+            blended = support_score(verdict, unit.claim, unit.passages,
+                                    resolve_overlap_weight(self.overlap_weight, judge))
             if "overlap" in blended:
                 row.update(overlap=blended["overlap"], support_score=round(blended["score"], 4))
             row.update(verdict="supported" if blended["score"] >= 0.5 else "unsupported", label=verdict.label,

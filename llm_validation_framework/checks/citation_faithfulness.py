@@ -40,12 +40,13 @@ from .base import Check
 from .citation_accuracy import (
     answer_of,
     combine_methods,
+    resolve_overlap_weight,
     support_score,
     validate_concurrency,
     validate_evidence_chars,
     validate_overlap_weight,
 )
-from .support import build_support_request, format_passages
+from .support import build_support_request, evidence_budget, format_passages
 
 __all__ = ["CitationFaithfulnessCheck"]
 
@@ -93,7 +94,7 @@ class CitationFaithfulnessCheck(Check):
 
     def __init__(self, *, granularity: Granularity = "sentence", check_uncited: bool = False,
                  max_concurrency: int = 8, min_words: int = 4, max_evidence_chars: int | None = 8000,
-                 overlap_weight: float = 0.0) -> None:
+                 overlap_weight: float | None = None) -> None:
         if granularity not in ("sentence", "marker", "answer"):
             raise ConfigError(f"granularity must be 'sentence', 'marker' or 'answer', got {granularity!r}")
         self.granularity = granularity
@@ -141,7 +142,8 @@ class CitationFaithfulnessCheck(Check):
                            reason=f"{', '.join(row['markers'])} cites {row['missing_keys']}, which no passage has "
                                   f"(passages: {list(ledger.keys)[:12]}); no judge call")
                 return None, False, None
-            evidence, trimmed = select_evidence(row["claim"], passages, self.max_evidence_chars)
+            evidence, trimmed = select_evidence(row["claim"], passages,
+                                                evidence_budget(judge, self.max_evidence_chars))
             if trimmed:
                 row["evidence_trimmed_chars"] = trimmed
             request = build_support_request(row["claim"], evidence, question=question, check=self.name)
@@ -151,7 +153,8 @@ class CitationFaithfulnessCheck(Check):
             except JudgeError as exc:
                 row.update(verdict="error", problem="judge_error", reason=f"{type(exc).__name__}: {exc}")
                 return None, False, exc
-            blended = support_score(verdict, row["claim"], passages, self.overlap_weight)
+            blended = support_score(verdict, row["claim"], passages,
+                                    resolve_overlap_weight(self.overlap_weight, judge))
             if "overlap" in blended:
                 row.update(overlap=blended["overlap"], support_score=round(blended["score"], 4))
             ok = blended["score"] >= 0.5
@@ -196,7 +199,7 @@ class CitationFaithfulnessCheck(Check):
     async def _whole_answer(self, answer: str, question: str | None, sample: Sample, judge: Judge,
                             claims: int) -> CheckResult:
         """The reference page's LLM mode: one verdict on the whole answer with the numbered passages."""
-        passages, trimmed = select_evidence(answer, sample.passages, self.max_evidence_chars)
+        passages, trimmed = select_evidence(answer, sample.passages, evidence_budget(judge, self.max_evidence_chars))
         prompt = render(WHOLE_PROMPT, question=delimit("question", question) + "\n" if question else "",
                         passages=format_passages(passages), answer=delimit("answer", answer))
         request = VerdictRequest(check=self.name, instructions=WHOLE_INSTRUCTIONS, prompt=prompt,
