@@ -218,7 +218,11 @@ async def run_all(task: str, rows: list[dict[str, Any]], judge, args: argparse.N
         record = {"id": row["id"], "source": row.get("source", ""), "label": gold(row),
                   "probability": result.score, "verdict": None if result.score is None else int(result.score >= 0.5),
                   "seconds": round(seconds, 3), "notes": list(result.notes),
-                  "prompt_tokens": result.usage.prompt_tokens, "calls": result.usage.calls}
+                  "prompt_tokens": result.usage.prompt_tokens, "calls": result.usage.calls,
+                  # each judge call's label probabilities, for error analysis and calibration
+                  "templates": [{"template": t.get("template"), "score": t.get("score"),
+                                 "probabilities": t.get("probabilities")}
+                                for t in result.details.get("ratings", [])]}
         results.append(record)
         if out is not None:
             out.write(json.dumps(record) + "\n")
