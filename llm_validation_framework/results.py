@@ -91,12 +91,20 @@ class EvaluationResult(Mapping):
     duration_s: float = 0.0
     judge: str = ""
     notes: list[str] = field(default_factory=list)
+    #: with ``repeats=N``: the combined score's low / high over the runs and whether pass/fail flips
+    stability: dict[str, Any] | None = None
 
-    _KEYS = ("status", "score", "reason", "threshold", "agent", "checks", "usage", "duration_s", "judge", "notes")
+    _KEYS = ("status", "score", "reason", "threshold", "agent", "checks", "usage", "duration_s", "judge", "notes",
+             "stability")
 
     @property
     def passed(self) -> bool:
         return self.status == "PASS"
+
+    @property
+    def unstable(self) -> bool:
+        """True when repeated runs put the combined score on both sides of the threshold."""
+        return bool(self.stability and self.stability.get("unstable"))
 
     def check(self, name: str) -> CheckResult:
         for item in self.checks:

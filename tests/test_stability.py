@@ -4,6 +4,7 @@ import asyncio
 
 import pytest
 
+from llm_validation_framework.agents.accuracy import AccuracyAgent
 from llm_validation_framework.agents.reference import AnswerAccuracyAgent
 from llm_validation_framework.checks.base import Check
 from llm_validation_framework.errors import ConfigError
@@ -98,3 +99,21 @@ def test_agent_repeats_runs_the_check_n_times_and_reports_stability():
     assert check.details["stability"]["scores"] == [1.0, 0.25, 0.75]
     assert result.score == 0.75 and result["status"] == "PASS"
     assert check.details["stability"]["unstable"] is True
+    assert result.unstable is True and result["stability"]["unstable"] is True
+    assert (result.stability["low"], result.stability["high"]) == (0.25, 1.0)
+    assert any(note.startswith("unstable:") for note in result.notes)
+
+
+def test_agent_stability_weighs_each_checks_range_and_is_stable_when_all_runs_agree():
+    # relevancy yes,yes,yes (1.0 each); factual correct, partly, correct (1, 0.5, 1): combined 0.7..1.0
+    def reply(request):
+        if request.check == "relevancy":
+            return {"verdict": "yes"}
+        reply.factual += 1
+        return {"verdict": "partly" if reply.factual == 2 else "correct"}
+    reply.factual = 0
+    result = AccuracyAgent(judge=ScriptedJudge(reply), repeats=3).evaluate({"question": "q?", "answer": "a"})
+    assert result.stability["low"] == pytest.approx(0.4 * 1.0 + 0.6 * 0.5)
+    assert result.stability["high"] == pytest.approx(1.0)
+    assert result.unstable is False and not any(n.startswith("unstable") for n in result.notes)
+    assert AccuracyAgent(judge=ScriptedJudge(reply)).evaluate({"question": "q?", "answer": "a"}).stability is None

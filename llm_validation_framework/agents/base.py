@@ -168,8 +168,29 @@ class Agent:
             score = sum((r.weight or 0.0) * r.score for r in scored) / weight_total
         score = min(1.0, max(0.0, score))
         status = "PASS" if score >= self.threshold else "FAIL"
+        stability = self._stability(scored, weight_total)
+        if stability and stability["unstable"]:
+            notes.append(f"unstable: over {self.repeats} runs the score ranges {stability['low']:.2f}–"
+                         f"{stability['high']:.2f}, across the threshold {self.threshold:.2f}; "
+                         "PASS/FAIL may change between runs")
         return EvaluationResult(self.name, status, score, self.threshold, reason, results, usage, duration,
-                                self.judge.name, notes)
+                                self.judge.name, notes, stability)
+
+    def _stability(self, scored: list[CheckResult], weight_total: float) -> dict | None:
+        """With repeats: the combined score's range if each check took its lowest / highest run."""
+        if self.repeats == 1:
+            return None
+        lows, highs, weights = [], [], []
+        for r in scored:
+            runs = (r.details.get("stability") or {}).get("scores") or [r.score]
+            lows.append(min(runs))
+            highs.append(max(runs))
+            weights.append((r.weight or 0.0) if weight_total > 0 else 1.0)
+        total = sum(weights)
+        low = sum(w * s for w, s in zip(weights, lows)) / total
+        high = sum(w * s for w, s in zip(weights, highs)) / total
+        return {"repeats": self.repeats, "low": low, "high": high, "spread": high - low,
+                "unstable": (low >= self.threshold) != (high >= self.threshold)}
 
 
 def _reason_part(result: CheckResult, label: str) -> str:
