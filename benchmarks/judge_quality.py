@@ -37,6 +37,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import random
 import resource
 import sys
@@ -50,7 +51,7 @@ sys.path.insert(0, str(ROOT))
 
 from llm_validation_framework.evidence import blend_support, word_overlap  # noqa: E402
 
-DATA = Path("/work/shared/data/judge-dev")
+DATA = Path(os.environ.get("LVF_JUDGE_DEV", ROOT.parent / "shared" / "data" / "judge-dev"))
 DEFAULT_EVIDENCE_CHARS = 600
 DEFAULT_FILES = {"support": DATA / "support.jsonl", "relevance": DATA / "relevance.jsonl",
                  "answer_accuracy": DATA / "answer_accuracy.jsonl"}
@@ -149,7 +150,8 @@ def build_judge(args: argparse.Namespace):
     if args.provider == "local":
         from llm_validation_framework.judges.local import LocalJudge
 
-        return LocalJudge(model_path=args.model, n_ctx=args.n_ctx)
+        return LocalJudge(model_path=args.model, n_ctx=args.n_ctx,
+                          calibration=None if args.calibration == "none" else "default")
     from llm_validation_framework.judges.litellm import LiteLLMJudge
 
     if not args.model:
@@ -290,10 +292,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--concurrency", type=int, default=4)
     parser.add_argument("--out", type=Path, help="write one JSON line per row: id, probability, verdict")
     parser.add_argument("--progress-every", type=int, default=20)
+    parser.add_argument("--exclude", type=Path, action="append", default=[],
+                        help="leave out the rows whose id is in this JSONL (e.g. the rows a calibration was fitted on)")
+    parser.add_argument("--calibration", choices=["default", "none"], default="default",
+                        help="local judge: the shipped score calibration, or raw expected ratings (to fit a new one)")
     args = parser.parse_args(argv)
 
     path = args.data or DEFAULT_FILES[args.task]
-    rows = stratified(load_rows(path), args.limit, args.seed)
+    excluded = {json.loads(line)["id"] for file in args.exclude for line in open(file, encoding="utf-8") if line.strip()}
+    rows = stratified([row for row in load_rows(path) if row["id"] not in excluded], args.limit, args.seed)
+    if excluded:
+        print(f"left out {len(excluded)} ids listed in {', '.join(map(str, args.exclude))}", file=sys.stderr)
     print(f"{args.task}: {len(rows)} rows from {path}", file=sys.stderr)
     judge = build_judge(args)
     load_seconds = 0.0

@@ -351,3 +351,49 @@ def test_benchmark_metrics_and_sampling():
     y = [bench.gold(r) for r in rows]
     pred = bench.cross_fitted(rows, y, [float(v) for v in y], seed=3)
     assert pred == y  # a perfect feature stays perfect when its threshold is chosen on the other half
+
+
+# -- calibration --------------------------------------------------------------------------------
+
+RATING = {"0": 0.0, "1": 0.5, "2": 1.0}
+
+
+def rating_request(check="context_relevance", prefer_reason=False):
+    return VerdictRequest(check=check, instructions="Rate it.", prompt="<question>\nq\n</question>", options=RATING,
+                          prefer_reason=prefer_reason)
+
+
+def test_calibration_maps_a_checks_expected_rating_and_keeps_the_raw_probabilities():
+    from llm_validation_framework.judges.local import Calibration
+
+    # P = .6/.3/.1 -> expected rating 0.25; logit(.25) = -1.0986; sigmoid(2 * -1.0986 + 2) = 0.4507
+    backend = FakeBackend([Completion("0", top(**{"0": 0.6, "1": 0.3, "2": 0.1}))])
+    judge = LocalJudge(backend=backend, calibration={"context_relevance": (2.0, 2.0)})
+    verdict = asyncio.run(judge.verdict(rating_request()))
+    assert verdict.score == pytest.approx(0.4507, abs=1e-3)
+    assert verdict.probabilities["0"] == pytest.approx(0.6) and verdict.label == "0"
+    assert any("0.250 -> 0.451" in note for note in verdict.notes)
+    other = asyncio.run(judge.verdict(rating_request(check="relevancy")))  # no map for it: raw
+    assert other.score == pytest.approx(0.25)
+    assert Calibration(1.0, 0.0)(0.3) == pytest.approx(0.3)  # identity map
+
+
+def test_calibration_is_off_for_reasoned_verdicts_other_models_and_when_disabled():
+    reply = Completion("0", top(**{"0": 0.6, "1": 0.3, "2": 0.1}))
+    given = {"context_relevance": (2.0, 2.0)}
+    reasoned = LocalJudge(backend=FakeBackend([Completion("on topic", ()), reply]), reasons=True, calibration=given)
+    assert asyncio.run(reasoned.verdict(rating_request(prefer_reason=True))).score == pytest.approx(0.25)
+    off = LocalJudge(backend=FakeBackend([reply]), calibration=None)
+    assert asyncio.run(off.verdict(rating_request())).score == pytest.approx(0.25)
+    # the shipped maps were fitted on the default model: a user's own GGUF gets none
+    from llm_validation_framework.judges.local import DEFAULT_CALIBRATION
+
+    assert LocalJudge().calibration == DEFAULT_CALIBRATION and "context_relevance" in DEFAULT_CALIBRATION
+    assert LocalJudge(backend=FakeBackend([reply])).calibration == {}
+    assert LocalJudge(model_path="/models/other.gguf").calibration == {}
+
+
+@pytest.mark.parametrize("bad", ["yes", {"context_relevance": (1.0,)}, {"context_relevance": (1.0, float("nan"))}])
+def test_bad_calibration_is_rejected_with_the_field_named(bad):
+    with pytest.raises(ValueError, match="calibration"):
+        LocalJudge(backend=FakeBackend([]), calibration=bad)

@@ -10,6 +10,12 @@ the probability of each label's first token at the first answer position. Probab
 renormalised over the labels; ``score`` is their expected option value (``method="logprobs"``)
 and ``label`` the most probable one.
 
+Scores of checks whose rating scale this model compresses (it rarely says the top rating, so
+expected ratings bunch below 0.5 whatever the input) are *calibrated*: a Platt map
+``sigmoid(a * logit(score) + b)`` per check, fitted on human-labelled development rows for the
+default model only (:data:`DEFAULT_CALIBRATION`; ``calibration=`` replaces or disables it). The
+raw probabilities stay in the verdict and a note gives the raw score.
+
 A reason costs a generation (~4 s here), so it is written only when the request prefers one AND
 the judge was built with ``reasons=True``; it comes *before* the verdict (this model judges
 better after saying why), and the verdict probabilities are read after it.
@@ -37,13 +43,42 @@ from ..usage import Usage
 from .base import Judge, Verdict, VerdictRequest, expected_score
 from .local_model import DEFAULT_MODEL_NAME, MODEL_PATH_ENV, resolve_model_path
 
-__all__ = ["Completion", "LocalBackend", "LocalJudge", "build_chat_prompt", "label_probabilities"]
+__all__ = ["DEFAULT_CALIBRATION", "Calibration", "Completion", "LocalBackend", "LocalJudge", "build_chat_prompt",
+           "calibrate", "label_probabilities"]
 
 _INSTALL_HINT = "pip install 'llm_validation_framework[local]'  (or: pip install xllamacpp)"
 #: chat-template control tokens untrusted text must never be able to emit
 _SPECIAL_RE = re.compile(r"<\|(im_start|im_end|endoftext|fim_[a-z]+|file_sep|repo_name)\|>")
 _STRIP = " \t\r\n\"'`*.:,;()[]{}<>"
 _CHARS_PER_TOKEN = 3.5
+
+
+@dataclass(frozen=True)
+class Calibration:
+    """A Platt map for one check's scores: ``sigmoid(a * logit(score) + b)``, and where it came from."""
+
+    a: float
+    b: float
+    fitted_on: str = ""
+
+    def __call__(self, score: float) -> float:
+        p = min(max(score, 1e-4), 1.0 - 1e-4)
+        return 1.0 / (1.0 + math.exp(-(self.a * math.log(p / (1.0 - p)) + self.b)))
+
+
+#: Calibration of the default model (Qwen2.5-Coder-1.5B-Instruct Q4_K_M), verdicts without a
+#: reason. Fitted by benchmarks/judge_quality.py --fit-calibration on judge-dev rows disjoint
+#: from the rows the docs report; other checks (support, relevancy, factual …) are left as they are.
+DEFAULT_CALIBRATION: dict[str, Calibration] = {
+    # 200 relevance rows (seed 7), both templates: raw 0.272 -> 0.5; BA@0.5 0.500 -> 0.685 cross-fitted
+    "context_relevance": Calibration(2.8068, 2.7594, "judge-dev relevance.jsonl, 200 rows (seed 7)"),
+}
+
+
+def calibrate(calibration: Mapping[str, Calibration], check: str, score: float) -> float | None:
+    """The calibrated score for ``check``, or None when there is no map for it."""
+    mapping = calibration.get(check)
+    return None if mapping is None else mapping(score)
 
 
 @dataclass(frozen=True)
@@ -209,6 +244,7 @@ class LocalJudge(Judge):
     def __init__(self, model_path: str | os.PathLike | None = None, *, n_ctx: int = 4096, n_threads: int | None = None,
                  reasons: bool = False, reason_tokens: int = 60, n_probs: int = 20, evidence_chars: int = 600,
                  support_overlap_weight: float = 0.5,
+                 calibration: Mapping[str, Calibration | tuple[float, float]] | None | str = "default",
                  cache_dir: str | os.PathLike | None = None,
                  settings: object | None = None, backend: LocalBackend | None = None) -> None:
         if n_ctx < 512:
@@ -234,6 +270,29 @@ class LocalJudge(Judge):
         else:
             model = Path(str(configured)).stem.lower() if configured else DEFAULT_MODEL_NAME
         self.name = f"local/{model}"
+        #: per-check Platt maps applied to verdicts without a reason ("default": the shipped maps,
+        #: for the default model only; None or {}: raw expected scores)
+        self.calibration = self._calibration(calibration, default_model=model == DEFAULT_MODEL_NAME)
+
+    @staticmethod
+    def _calibration(value: object, *, default_model: bool) -> dict[str, Calibration]:
+        if value == "default":
+            return dict(DEFAULT_CALIBRATION) if default_model else {}
+        if value is None:
+            return {}
+        if not isinstance(value, Mapping):
+            raise ValueError(f"calibration must be 'default', None or a mapping of check name to (a, b), got {value!r}")
+        out: dict[str, Calibration] = {}
+        for check, item in value.items():
+            if isinstance(item, Calibration):
+                out[str(check)] = item
+            elif (isinstance(item, (tuple, list)) and len(item) == 2
+                  and all(isinstance(v, (int, float)) and math.isfinite(v) for v in item)):
+                out[str(check)] = Calibration(float(item[0]), float(item[1]), "given")
+            else:
+                raise ValueError(f"calibration[{check!r}] must be a Calibration or a pair of finite numbers (a, b), "
+                                 f"got {item!r}")
+        return out
 
     @classmethod
     def from_settings(cls, settings: object, **overrides: Any) -> LocalJudge:
@@ -307,10 +366,15 @@ class LocalJudge(Judge):
         except JudgeError as exc:
             raise JudgeError(f"{request.check}: {exc}", raw_replies=[answer.text], attempts=1) from None
         label = max(probabilities, key=probabilities.get)
-        notes = ()
+        notes: tuple[str, ...] = ()
         if answer.cached_tokens:
             notes = (f"{answer.cached_tokens} prompt tokens reused from the KV cache",)
-        return Verdict(label=label, score=expected_score(request.options, probabilities), method="logprobs",
+        score = expected_score(request.options, probabilities)
+        calibrated = None if want_reason else calibrate(self.calibration, request.check, score)
+        if calibrated is not None:
+            notes += (f"score calibrated for {request.check}: expected rating {score:.3f} -> {calibrated:.3f}",)
+            score = calibrated
+        return Verdict(label=label, score=score, method="logprobs",
                        probabilities=probabilities, reason=reason, raw=(reason + "\nVerdict: " if reason else "") + answer.text,
                        usage=usage, model=self.name, notes=notes)
 
