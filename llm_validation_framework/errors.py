@@ -8,7 +8,9 @@
     ├── JudgeError                 the judge failed: the check that asked becomes *unscored*
     │   ├── JudgeCallError         transport / provider failure after retries (HTTP status kept)
     │   │   └── JudgeTimeoutError  no reply within the per-call timeout
-    │   └── VerdictParseError      the reply never matched the verdict schema (attempts + raw replies kept)
+    │   ├── VerdictParseError      the reply never matched the verdict schema (attempts + raw replies kept)
+    │   └── CheckJudgeError        a check gave up on one unit (e.g. a cited sentence): which one, and the
+    │                              partial breakdown of every other unit
     ├── LocalModelError            the offline model could not be assembled, verified or loaded
     └── ScriptExhaustedError       a ScriptedJudge ran out of replies (a test bug: never made unscored)
 
@@ -20,6 +22,7 @@ into an unscored check; the others surface to the caller.
 from __future__ import annotations
 
 __all__ = [
+    "CheckJudgeError",
     "ConfigError",
     "InputError",
     "JudgeCallError",
@@ -75,6 +78,21 @@ class JudgeError(LVFError):
         self.raw_replies = list(raw_replies or [])
         self.attempts = attempts
         self.usage = usage
+
+
+class CheckJudgeError(JudgeError):
+    """A check's judge failed on one of its units; the message names the unit.
+
+    ``check`` is the check's name, ``details`` the breakdown so far (every other unit's row),
+    ``prompt_hash`` its templates. An agent turns it into an unscored check keeping all three.
+    """
+
+    def __init__(self, message: str, *, check: str, details: dict | None = None, prompt_hash: str | None = None,
+                 raw_replies: list[str] | None = None, attempts: int = 0, usage: object | None = None) -> None:
+        super().__init__(message, raw_replies=raw_replies, attempts=attempts, usage=usage)
+        self.check = check
+        self.details = dict(details or {})
+        self.prompt_hash = prompt_hash
 
 
 class JudgeCallError(JudgeError):

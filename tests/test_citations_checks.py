@@ -128,17 +128,29 @@ def test_accuracy_keys_with_no_passages_at_all():
     assert result.score == 0.0 and result.details["rows"][0]["fabricated"] and result.details["ledger_keys"] == []
 
 
-def test_accuracy_judge_failure_is_unscored_naming_the_sentence_and_keeping_rows():
+def test_accuracy_judge_failure_raises_naming_the_sentence_and_keeping_rows_and_the_agent_reports_unscored():
+    from llm_validation_framework.errors import CheckJudgeError
+
     def script(request):
         if "1889" in claim_of(request):
             return JudgeCallError("provider down", status_code=503)
         return {"verdict": "supported", "reason": "fine"}
 
     data = {"contexts": EIFFEL_PASSAGES, "answer": "The tower is 330 metres tall [1]. It was completed in 1889 [2]."}
-    result = run(CitationAccuracyCheck(), data, ScriptedJudge(script))
-    assert result.score is None and not result.scored
-    assert "sentence 1" in result.error and "1889" in result.error and "provider down" in result.error
-    assert [r["verdict"] for r in result.details["rows"]] == ["supported", "error"]
+    with pytest.raises(CheckJudgeError) as caught:  # as the seed: the check raises …
+        run(CitationAccuracyCheck(), data, ScriptedJudge(script))
+    error = caught.value
+    assert "sentence 1" in str(error) and "1889" in str(error) and "provider down" in str(error)
+    assert error.check == "citation_accuracy" and isinstance(error.__cause__, JudgeCallError)
+    assert [r["verdict"] for r in error.details["rows"]] == ["supported", "error"]  # … keeping the other rows
+    assert error.usage.calls == 1  # the call that succeeded is still counted
+
+    # inside an agent the check is unscored (never 0), with the same rows and message
+    result = CitationAgent(judge=ScriptedJudge(script), checks=["citation_accuracy"]).evaluate(data)
+    check = result.check("citation_accuracy")
+    assert result.status == "UNSCORED" and check.score is None
+    assert "sentence 1" in check.error and [r["verdict"] for r in check.details["rows"]] == ["supported", "error"]
+    assert check.usage.calls == 1 and "(unscored): judge failed on sentence 1" in result.reason
 
 
 def test_accuracy_reads_probabilities():

@@ -17,7 +17,7 @@ import time
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar, Literal
 
-from ..errors import ConfigError, InputError
+from ..errors import CheckJudgeError, ConfigError, InputError, JudgeError
 from ..inputs import Sample, parse_sample
 from ..judges.base import Judge
 from ..progress import ProgressCallback, ProgressEvent, emit
@@ -113,7 +113,14 @@ class Agent:
 
         async def run(index: int, check: Check) -> CheckResult:
             emit(on_progress, ProgressEvent(self.name, "check_started", check.name, index=index, total=total))
-            result = await self._run_check(check, sample)
+            try:
+                result = await self._run_check(check, sample)
+            except JudgeError as exc:  # a check that raises on a judge failure: unscored, its breakdown kept
+                result = CheckResult.unscored(check.name, exc if not isinstance(exc, CheckJudgeError) else str(exc),
+                                              raw_replies=list(exc.raw_replies),
+                                              usage=exc.usage if isinstance(exc.usage, Usage) else None,
+                                              prompt_hash=getattr(exc, "prompt_hash", None),
+                                              details=getattr(exc, "details", None))
             emit(on_progress, ProgressEvent(self.name, "check_finished", check.name, score=result.score,
                                             index=index, total=total))
             return result

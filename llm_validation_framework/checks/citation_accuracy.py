@@ -14,8 +14,11 @@ Cited passages longer than ``max_evidence_chars`` together (default 8000, or the
 smaller ``evidence_chars``: 600 for the local model) are cut down to their sentences closest to
 the claim (:func:`~llm_validation_framework.citations.evidence.select_evidence`; the row says how
 much was cut). ``overlap_weight`` > 0 blends P(supported) with word overlap (see
-:func:`support_score`); None (the default) takes the judge's ``support_overlap_weight`` hint. Up to ``max_concurrency`` (8) judge calls run at once. A judge failure on any sentence makes
-the check unscored with an error naming the sentence; the other rows are kept in ``details``.
+:func:`support_score`); None (the default) takes the judge's ``support_overlap_weight`` hint.
+Up to ``max_concurrency`` (8) judge calls run at once. A judge failure on any sentence raises
+:class:`~llm_validation_framework.errors.CheckJudgeError` naming the sentence, with the other
+rows in its ``details`` (as the seed raises); inside an agent the check is then reported
+unscored with them.
 """
 
 from __future__ import annotations
@@ -27,7 +30,7 @@ from ..citations.evidence import select_evidence
 from ..citations.ledger import CitedSentence, KeyLedger, cited_sentences
 from ..citations.markers import find_malformed_markers
 from ..citations.memo import VerdictMemo, ask
-from ..errors import ConfigError, InputError, JudgeError
+from ..errors import CheckJudgeError, ConfigError, InputError, JudgeError
 from ..inputs import Passage, Sample
 from ..judges.base import Judge, Verdict
 from ..results import CheckResult
@@ -193,8 +196,10 @@ class CitationAccuracyCheck(Check):
             row, exc = failures[0]
             message = (f"judge failed on sentence {row['index']} ({row['sentence'][:80]!r}): {exc}"
                        + (f" (and {len(failures) - 1} more)" if len(failures) > 1 else ""))
-            return CheckResult.unscored(self.name, message, raw_replies=raw + list(exc.raw_replies), usage=usage,
-                                        prompt_hash=prompt_hash, details={**base, "rows": rows})
+            # as the seed: the check raises; unlike it, the error names the sentence and keeps every
+            # other row (an agent reports the check unscored with them, see Agent.aevaluate)
+            raise CheckJudgeError(message, check=self.name, details={**base, "rows": rows}, prompt_hash=prompt_hash,
+                                  raw_replies=raw + list(exc.raw_replies), usage=usage) from exc
         supported = sum(1 for r in rows if r["verdict"] == "supported")
         precision = supported / len(cited)
         recall = supported / eligible if eligible else 0.0
