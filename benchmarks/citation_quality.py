@@ -37,6 +37,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import random
 import re
 import sys
@@ -49,11 +50,13 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from llm_validation_framework.checks.citation_accuracy import CitationAccuracyCheck
+from llm_validation_framework.errors import CheckJudgeError
+from llm_validation_framework.results import CheckResult
 from llm_validation_framework.checks.citation_faithfulness import CitationFaithfulnessCheck
 from llm_validation_framework.citations import KeyLedger, VerdictMemo, cited_sentences, strip_markers
 from llm_validation_framework.inputs import parse_sample
 
-DATA = Path("/work/shared/data/judge-dev/citation.jsonl")
+DATA = Path(os.environ.get("LVF_JUDGE_DEV", ROOT.parent / "shared" / "data" / "judge-dev")) / "citation.jsonl"
 _WORD = re.compile(r"[a-z0-9]+")
 STOP = set("""a an the of in on at to for from by with and or but is are was were be been being it its this that
 these those as which who whom what when where why how do does did not no yes than then there their they he she his
@@ -206,7 +209,10 @@ async def evaluate(rows, judge, args, sink=None) -> tuple[list[dict], list[dict]
         if judge is not None:
             started = time.perf_counter()
             memo = VerdictMemo() if args.with_faithfulness else None
-            result = await check.run(sample, judge, memo=memo)
+            try:
+                result = await check.run(sample, judge, memo=memo)
+            except CheckJudgeError as exc:  # as an agent would: unscored, the other sentences' rows kept
+                result = CheckResult.unscored(check.name, str(exc), usage=exc.usage, details=exc.details)
             if memo is not None:  # faithfulness on the same case: its support questions are the same ones
                 faithful = await faithfulness.run(sample, judge, memo=memo)
                 result.usage = result.usage + faithful.usage
@@ -299,8 +305,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--concurrency", type=int, default=8)
     parser.add_argument("--max-evidence-chars", type=int, default=8000)
     parser.add_argument("--n-ctx", type=int, default=4096)
-    parser.add_argument("--overlap-weight", type=float, default=0.0,
-                        help="the check's overlap_weight (0: the judge decides alone)")
+    parser.add_argument("--overlap-weight", type=float, default=None,
+                        help="the check's overlap_weight (default: the judge's hint, 0.5 for local; 0: the judge alone)")
     parser.add_argument("--scripted-cut", type=float, default=0.6)
     parser.add_argument("--out", type=Path, default=None,
                         help="JSON lines, one per answer with its labelled sentences, written as the run goes")
