@@ -157,6 +157,10 @@ class StubServer:
 
         class Handler(BaseHTTPRequestHandler):
             protocol_version = "HTTP/1.1"
+            # The headers and the body go out as two writes; with Nagle's algorithm on, the body
+            # waits for the client's delayed ACK of the headers (~40 ms on Linux), so every reply
+            # came ~40 ms after its scripted delay. A server answering "after 200 ms" must not.
+            disable_nagle_algorithm = True
 
             def log_message(self, format: str, *args: Any) -> None:  # silence stderr access log
                 pass
