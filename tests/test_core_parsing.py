@@ -2,7 +2,8 @@ import pytest
 
 from llm_validation_framework.errors import VerdictParseError
 from llm_validation_framework.judges.base import VerdictRequest, expected_score
-from llm_validation_framework.judges.parsing import parse_verdict, verdict_json_instructions
+from llm_validation_framework.judges.parsing import (parse_verdict, verdict_json_instructions, verdict_json_schema,
+                                                    verdict_model)
 
 YESNO = VerdictRequest(check="t", instructions="i", prompt="p", options={"yes": 1.0, "no": 0.0})
 RATING = VerdictRequest(check="r", instructions="i", prompt="p", options={"0": 0.0, "2": 0.5, "4": 1.0},
@@ -61,3 +62,12 @@ def test_expected_score_renormalises_over_options():
 def test_bad_options_rejected(options):
     with pytest.raises(ValueError):
         VerdictRequest(check="t", instructions="i", prompt="p", options=options)
+
+
+def test_cached_json_schema_matches_the_model_and_is_a_fresh_copy_per_shape():
+    schema = verdict_json_schema(YESNO)
+    assert schema == verdict_model(YESNO).model_json_schema()
+    assert verdict_json_schema(RATING)["properties"]["verdict"]["enum"] == ["0", "2", "4"]
+    assert "reason" not in verdict_json_schema(RATING)["properties"]
+    schema["properties"]["verdict"]["enum"].append("maybe")  # a caller editing its copy in place
+    assert verdict_json_schema(YESNO)["properties"]["verdict"]["enum"] == ["yes", "no"]

@@ -44,7 +44,7 @@ from ..errors import JudgeCallError, JudgeTimeoutError, VerdictParseError
 from ..prompting import render
 from ..usage import Usage
 from .base import Judge, Verdict, VerdictRequest, expected_score
-from .parsing import parse_verdict, verdict_json_instructions, verdict_model
+from .parsing import parse_verdict, verdict_json_instructions, verdict_json_schema
 
 __all__ = ["LiteLLMJudge"]
 
@@ -279,8 +279,7 @@ class LiteLLMJudge(Judge):
             else:
                 return None
         if mode == "schema":
-            schema = verdict_model(request).model_json_schema()
-            return {"type": "json_schema", "json_schema": {"name": "verdict", "schema": schema}}
+            return {"type": "json_schema", "json_schema": {"name": "verdict", "schema": verdict_json_schema(request)}}
         return {"type": "json_object"}
 
     def _supports_schema(self, litellm: Any) -> bool:
