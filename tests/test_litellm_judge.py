@@ -317,6 +317,16 @@ def test_constructing_an_agent_does_not_import_litellm(tmp_path):
     assert out.stdout.split() == ["LiteLLMJudge", "False"]
 
 
+def test_litellm_import_state_is_frozen_out_of_the_garbage_collector():
+    import gc
+
+    from llm_validation_framework.judges.litellm import _import_litellm
+
+    _import_litellm()
+    # a full collection must not walk litellm's ~375 000 module objects (~150 ms, loop stopped)
+    assert gc.get_freeze_count() > 100_000
+
+
 def test_constructor_validation():
     with pytest.raises(ValueError, match="timeout_s"):
         LiteLLMJudge("openai/x", timeout_s=0)
