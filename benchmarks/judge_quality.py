@@ -94,12 +94,17 @@ def stratified(rows: list[dict[str, Any]], limit: int | None, seed: int) -> list
     return picked
 
 
+def gold_answers(row: dict[str, Any]) -> list[str]:
+    """Every gold answer a row gives: NQ's ``references_all``, TruthfulQA's ``correct_answers``."""
+    return list(row.get("references_all") or row.get("correct_answers") or [row["reference"]])
+
+
 def baseline_feature(task: str, row: dict[str, Any]) -> float:
     if task == "support":
         return word_overlap(row["claim"], row["premise_passages"])
     if task == "relevance":
         return word_overlap(row["query"], [row["passage"]])
-    refs = row.get("references_all") or [row["reference"]]
+    refs = gold_answers(row)
     return max(word_overlap(ref, [row["answer"]]) for ref in refs)
 
 
@@ -172,7 +177,7 @@ async def judge_row(task: str, row: dict[str, Any], judge, args: argparse.Namesp
     from llm_validation_framework.checks.answer_accuracy import AnswerAccuracyCheck
 
     sample = parse_sample({"question": row["question"], "answer": row["answer"], "reference": row["reference"],
-                           "references": row.get("references_all") or []})
+                           "references": gold_answers(row)})
     return await AnswerAccuracyCheck(prefer_reason=False).run(sample, judge)
 
 

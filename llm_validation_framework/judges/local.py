@@ -72,6 +72,8 @@ class Calibration:
 DEFAULT_CALIBRATION: dict[str, Calibration] = {
     # 200 relevance rows (seed 7), both templates: raw 0.272 -> 0.5; BA@0.5 0.500 -> 0.685 cross-fitted
     "context_relevance": Calibration(2.8068, 2.7594, "judge-dev relevance.jsonl, 200 rows (seed 7)"),
+    # 200 rows (seed 7) + 60 TruthfulQA rows (seed 3): raw 0.415 -> 0.5; BA@0.5 0.508 -> 0.611 cross-fitted
+    "answer_accuracy": Calibration(1.6869, 0.5773, "judge-dev answer_accuracy.jsonl, 260 rows (seeds 7, 3)"),
 }
 
 
