@@ -173,7 +173,8 @@ async def judge_row(task: str, row: dict[str, Any], judge, args: argparse.Namesp
         from llm_validation_framework.checks.context_relevance import ContextRelevanceCheck
 
         sample = parse_sample({"question": row["query"], "contexts": [row["passage"]]})
-        return await ContextRelevanceCheck(prefer_reason=False).run(sample, judge)
+        options = {"passage_verdict": args.passage_verdict} if args.passage_verdict else {}
+        return await ContextRelevanceCheck(prefer_reason=False, **options).run(sample, judge)
     from llm_validation_framework.checks.answer_accuracy import AnswerAccuracyCheck
 
     sample = parse_sample({"question": row["question"], "answer": row["answer"], "reference": row["reference"],
@@ -297,6 +298,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--concurrency", type=int, default=4)
     parser.add_argument("--out", type=Path, help="write one JSON line per row: id, probability, verdict")
     parser.add_argument("--progress-every", type=int, default=20)
+    parser.add_argument("--passage-verdict", choices=["rating", "yes_no"],
+                        help="relevance: the per-passage verdict's form (default: the check's)")
     parser.add_argument("--exclude", type=Path, action="append", default=[],
                         help="leave out the rows whose id is in this JSONL (e.g. the rows a calibration was fitted on)")
     parser.add_argument("--calibration", choices=["default", "none"], default="default",

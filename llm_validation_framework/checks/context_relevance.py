@@ -42,9 +42,13 @@ class ContextRelevanceCheck(Check):
     display = "Context relevance"
     requires = ("question", "contexts")
 
-    def __init__(self, *, per_passage: bool = True, prefer_reason: bool = False) -> None:
+    def __init__(self, *, per_passage: bool = True, prefer_reason: bool = False,
+                 passage_verdict: str = "rating") -> None:
+        if passage_verdict not in ("yes_no", "rating"):
+            raise ValueError(f"passage_verdict must be 'yes_no' or 'rating', got {passage_verdict!r}")
         self.per_passage = per_passage
         self.prefer_reason = prefer_reason
+        self.passage_verdict = passage_verdict
 
     def validate(self, sample: Sample) -> None:
         super().validate(sample)
@@ -52,18 +56,23 @@ class ContextRelevanceCheck(Check):
             raise InputError(f"every passage in data['contexts'] is blank (needed by {self.name}): pass the "
                              "retrieved passage texts", field="contexts")
 
-    def _request(self, instructions: str, template: str, question: str, passages: list[Passage]) -> VerdictRequest:
+    def _request(self, instructions: str, template: str, question: str, passages: list[Passage],
+                 options: dict[str, float] = CONTEXT_RELEVANCE_OPTIONS) -> VerdictRequest:
         prompt = render(template, question=delimit("question", question), passages=_format(passages))
         return VerdictRequest(check=self.name, instructions=instructions, prompt=prompt,
-                              options=CONTEXT_RELEVANCE_OPTIONS, prefer_reason=self.prefer_reason, max_tokens=200)
+                              options=options, prefer_reason=self.prefer_reason, max_tokens=200)
 
     def requests(self, sample: Sample) -> list[tuple[str, VerdictRequest]]:
         question = sample.question or ""
         filled = [p for p in sample.passages if p.text.strip()]
         asked = [("all_passages", self._request(RELEVANCE_INSTRUCTIONS, RELEVANCE_PROMPT_1, question, filled))]
         if self.per_passage:
-            asked += [(f"passage:{p.id}", self._request(RELEVANCE_INSTRUCTIONS, RELEVANCE_PROMPT_2, question, [p]))
-                      for p in filled]
+            if self.passage_verdict == "yes_no":
+                asked += [(f"passage:{p.id}", self._request(RELEVANCE_INSTRUCTIONS, PASSAGE_PROMPT, question, [p],
+                                                            PASSAGE_OPTIONS)) for p in filled]
+            else:
+                asked += [(f"passage:{p.id}", self._request(RELEVANCE_INSTRUCTIONS, RELEVANCE_PROMPT_2, question, [p]))
+                          for p in filled]
         else:
             asked.append(("all_passages_2", self._request(RELEVANCE_INSTRUCTIONS, RELEVANCE_PROMPT_2, question,
                                                           filled)))
@@ -124,5 +133,13 @@ Does this text help answer the question, or give evidence about it?
 1 = partly
 0 = no, it is unrelated or only shares some words"""
 
+#: the per-passage verdict (default): relevant or not, as P(yes) for probability judges
+PASSAGE_PROMPT = """\
+$question
+$passages
+Does this passage help answer the question, or give evidence for or against it? Say no when it
+only shares the topic or some words."""
+PASSAGE_OPTIONS = {"yes": 1.0, "no": 0.0}
+
 #: identifies this version of the templates in results
-PROMPT_HASH = short_hash(RELEVANCE_INSTRUCTIONS, RELEVANCE_PROMPT_1, RELEVANCE_PROMPT_2)
+PROMPT_HASH = short_hash(RELEVANCE_INSTRUCTIONS, RELEVANCE_PROMPT_1, RELEVANCE_PROMPT_2, PASSAGE_PROMPT)
