@@ -397,3 +397,13 @@ def test_calibration_is_off_for_reasoned_verdicts_other_models_and_when_disabled
 def test_bad_calibration_is_rejected_with_the_field_named(bad):
     with pytest.raises(ValueError, match="calibration"):
         LocalJudge(backend=FakeBackend([]), calibration=bad)
+
+
+def test_a_calibration_key_with_labels_applies_only_to_requests_with_those_labels():
+    from llm_validation_framework.judges.local import Calibration, calibrate
+
+    maps = {"context_relevance": Calibration(1.0, 1.0), "context_relevance[yes/no]": Calibration(1.0, -1.0)}
+    assert calibrate(maps, "context_relevance", 0.5, ("yes", "no")) == pytest.approx(1 / (1 + math.e))
+    assert calibrate(maps, "context_relevance", 0.5, ("0", "1", "2")) == pytest.approx(1 / (1 + math.exp(-1)))
+    assert calibrate(maps, "support", 0.5, ("yes", "no")) is None
+    assert LocalJudge(backend=FakeBackend([])).prefers_yes_no is True

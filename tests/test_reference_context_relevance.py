@@ -162,3 +162,25 @@ def test_agent_threshold_and_update_threshold():
     assert agent.evaluate(EINSTEIN)["status"] == "FAIL"
     agent.update_threshold(0.5)
     assert agent.evaluate(EINSTEIN)["status"] == "PASS"
+
+
+def test_a_judge_that_prefers_yes_no_gets_a_yes_no_question_per_passage():
+    def reply(request):
+        if is_all(request):
+            return {"verdict": "2"}
+        assert list(request.options) == ["yes", "no"]
+        return {"probabilities": {"yes": 0.9 if "Einstein" in request.prompt.split("<passage")[1] else 0.1,
+                                  "no": 0.1 if "Einstein" in request.prompt.split("<passage")[1] else 0.9}}
+    judge = ScriptedJudge(reply)
+    judge.prefers_yes_no = True  # what LocalJudge says of itself
+    result = run(EINSTEIN, judge)
+    rows = {row["id"]: row for row in result.details["per_passage"]}
+    assert rows["2"]["score"] == pytest.approx(0.1) and result.details["off_topic"] == ["2"]
+    assert result.score == pytest.approx((1.0 + 0.9) / 2)
+    # told explicitly, the check asks the seed's 0/1/2 rating whatever the judge prefers
+    rating = ScriptedJudge(lambda r: {"verdict": "2"})
+    rating.prefers_yes_no = True
+    assert run(EINSTEIN, rating, passage_verdict="rating").score == 1.0
+    assert all(list(r.options) == ["0", "1", "2"] for r in rating.requests)
+    with pytest.raises(ValueError, match="passage_verdict"):
+        ContextRelevanceCheck(passage_verdict="maybe")

@@ -119,6 +119,9 @@ class Judge(ABC):
     #: A small local model misses support copied near-verbatim, word overlap misses paraphrase:
     #: for such judges the fixed half-and-half blend ranks better than either (docs/local-judge.md).
     support_overlap_weight: float = 0.0
+    #: a check that may ask either a rating or a yes/no question asks yes/no (small local models
+    #: hedge on rating scales; API models follow the seed's rating templates)
+    prefers_yes_no: bool = False
 
     @abstractmethod
     async def verdict(self, request: VerdictRequest) -> Verdict:

@@ -47,6 +47,7 @@ class HybridJudge(Judge):
         # the local model reads every request, so its evidence budget applies; no overlap blend,
         # since the API judge may decide
         self.evidence_chars = getattr(local, "evidence_chars", None)
+        self.prefers_yes_no = getattr(local, "prefers_yes_no", False)
 
     def borderline(self, score: float) -> bool:
         low, high = self.band
