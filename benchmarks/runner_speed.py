@@ -10,8 +10,8 @@
    AccuracyAgent case asks its two checks at once, so a case takes one delay and the ideal is
    ``ceil(cases / concurrency) × delay`` (3.2 s for 500 at 32). Target ≤ 1.2× ideal. The first
    evaluation (litellm import ~5 s, client set-up) is a warm-up, not timed. The stub runs in its
-   own process. litellm spends ~4.5 ms of CPU per call here, so 1 000 calls need ≥ 4.5 s of one
-   core: the script prints that CPU floor beside the ideal.
+   own process. litellm spends ~3.5 ms of CPU per call here (3.7–3.9 ms with the runner), so
+   1 000 calls need ≥ 3.7 s of one core: the script prints that CPU floor beside the ideal.
 2. **Cache**: the same file again with the same cache: judge calls must be 0 (the stub's request
    count is checked too) and the run under 2 s.
 3. **Memory**: RSS sampled while the runner goes through ``--memory-cases`` cases (default 10 000);
