@@ -10,7 +10,9 @@ Reads ``../shared/data/judge-dev/{support,relevance,answer_accuracy}.jsonl`` exa
 * support:         the support check (claim vs numbered passages → P(supported)), with the
                    evidence sentences selected for the claim (``--evidence-chars``);
 * relevance:       ContextRelevanceCheck (query vs the one passage);
-* answer_accuracy: AnswerAccuracyCheck (question, answer, every gold answer).
+* answer_accuracy: AnswerAccuracyCheck (question, answer, every gold answer);
+* groundedness:    ResponseGroundednessCheck on the support rows (claim as the response,
+                   premise passages as the contexts; two 0/1/2 templates).
 
 Reported, overall and per ``source``: balanced accuracy of our verdict (probability ≥ 0.5:
 no threshold is fitted), AUC of the probability, and a word-overlap baseline computed here
@@ -53,7 +55,8 @@ from llm_validation_framework.evidence import blend_support, word_overlap  # noq
 
 DATA = Path(os.environ.get("LVF_JUDGE_DEV", ROOT.parent / "shared" / "data" / "judge-dev"))
 DEFAULT_EVIDENCE_CHARS = 600
-DEFAULT_FILES = {"support": DATA / "support.jsonl", "relevance": DATA / "relevance.jsonl",
+DEFAULT_FILES = {"support": DATA / "support.jsonl", "groundedness": DATA / "support.jsonl",
+                 "relevance": DATA / "relevance.jsonl",
                  "answer_accuracy": DATA / "answer_accuracy.jsonl"}
 
 
@@ -100,7 +103,7 @@ def gold_answers(row: dict[str, Any]) -> list[str]:
 
 
 def baseline_feature(task: str, row: dict[str, Any]) -> float:
-    if task == "support":
+    if task in ("support", "groundedness"):
         return word_overlap(row["claim"], row["premise_passages"])
     if task == "relevance":
         return word_overlap(row["query"], [row["passage"]])
@@ -169,6 +172,11 @@ async def judge_row(task: str, row: dict[str, Any], judge, args: argparse.Namesp
 
     if task == "support":
         return await support_row(row, judge, args)
+    if task == "groundedness":
+        from llm_validation_framework.checks.response_groundedness import ResponseGroundednessCheck
+
+        sample = parse_sample({"answer": row["claim"], "contexts": list(row["premise_passages"])})
+        return await ResponseGroundednessCheck(prefer_reason=False, explain_below=0.0).run(sample, judge)
     if task == "relevance":
         from llm_validation_framework.checks.context_relevance import ContextRelevanceCheck
 

@@ -152,3 +152,16 @@ def test_bad_options_are_config_errors(kwargs):
 ])
 def test_split_sentences(text, expected):
     assert split_sentences(text) == expected
+
+
+def test_long_passages_are_cut_to_what_the_judge_reads_well_keeping_the_relevant_sentence():
+    filler = " ".join(f"Unrelated filler sentence number {i} about gardening." for i in range(60))
+    data = {"answer": "The bridge opened in 1932.", "contexts": [filler + " The bridge opened to traffic in 1932."]}
+    judge = ScriptedJudge(lambda r: {"verdict": "2"})
+    judge.evidence_chars = 300  # a local-model-like hint
+    result = run(data, judge)
+    assert result.score == 1.0 and result.details["evidence_trimmed_chars"] > 2000
+    assert all("opened to traffic in 1932" in r.prompt and len(r.prompt) < 1500 for r in judge.requests)
+    whole = ScriptedJudge(lambda r: {"verdict": "2"})  # an API judge: no hint, everything sent
+    run(data, whole)
+    assert all("number 59" in r.prompt for r in whole.requests)

@@ -12,6 +12,11 @@ below ``explain_below`` the result names the unsupported statements
   per sentence (at most ``max_sentences``), only for answers that scored low. A one-sentence
   answer is itself the unsupported statement: no extra call.
 
+Passages longer than the judge can read well (its ``evidence_chars`` hint per sentence of the
+answer, and never more than its context holds) are reduced to their sentences most relevant to
+the answer, passage ids kept (``details["evidence_trimmed_chars"]`` says how much); API judges
+get everything.
+
 Judge calls per case: 2, plus the sentence pass above when it runs.
 """
 
@@ -28,7 +33,7 @@ from ..results import CheckResult
 from ..usage import Usage
 from .base import Check
 from .rating import RELEVANCE_SCALE, ask_ratings, combine_ratings
-from .support import build_support_request, format_passages
+from .support import format_passages, judge_support
 
 __all__ = ["GROUNDEDNESS_OPTIONS", "ResponseGroundednessCheck", "split_sentences"]
 
@@ -82,8 +87,24 @@ class ResponseGroundednessCheck(Check):
             raise InputError(f"every passage in data['contexts'] is blank (needed by {self.name}): pass the "
                              "passage texts the answer should be grounded in", field="contexts")
 
-    def requests(self, sample: Sample) -> list[tuple[str, VerdictRequest]]:
-        passages = format_passages([p for p in sample.passages if p.text.strip()])
+    def evidence(self, sample: Sample, judge: Judge | None) -> tuple[list, int]:
+        """The passages to send ``judge`` (cut to what it reads well) and the characters removed."""
+        from ..citations.evidence import select_evidence
+
+        filled = [p for p in sample.passages if p.text.strip()]
+        answer = sample.answer or ""
+        limits = []
+        per_sentence = getattr(judge, "evidence_chars", None)
+        if per_sentence:
+            limits.append(per_sentence * max(1, len(split_sentences(answer))))
+        max_input = getattr(judge, "max_input_chars", None)
+        if max_input:
+            limits.append(max(200, max_input - len(answer) - 1500))
+        return select_evidence(answer, filled, min(limits) if limits else None)
+
+    def requests(self, sample: Sample, judge: Judge | None = None) -> list[tuple[str, VerdictRequest]]:
+        evidence, _ = self.evidence(sample, judge)
+        passages = format_passages(evidence)
         response = delimit("response", sample.answer or "")
         return [
             (name, VerdictRequest(check=self.name, instructions=instructions,
@@ -97,8 +118,12 @@ class ResponseGroundednessCheck(Check):
 
     async def run(self, sample: Sample, judge: Judge) -> CheckResult:
         self.validate(sample)
-        ratings = await ask_ratings(judge, self.requests(sample))
-        result = combine_ratings(self.name, ratings, prompt_hash=PROMPT_HASH, details={"judge_calls": len(ratings)})
+        ratings = await ask_ratings(judge, self.requests(sample, judge))
+        details: dict = {"judge_calls": len(ratings)}
+        trimmed = self.evidence(sample, judge)[1]
+        if trimmed:
+            details["evidence_trimmed_chars"] = trimmed
+        result = combine_ratings(self.name, ratings, prompt_hash=PROMPT_HASH, details=details)
         if result.score is None or result.score >= self.explain_below:
             return result
         listed = [r.verdict.fields["unsupported"] for r in ratings
@@ -122,13 +147,13 @@ class ResponseGroundednessCheck(Check):
         passages = [p for p in sample.passages if p.text.strip()]
 
         async def judge_one(sentence: str) -> dict:
-            request = build_support_request(sentence, passages, question=sample.question, check=self.name,
-                                            prefer_reason=False)
             try:
-                verdict = await judge.verdict(request)
+                outcome = await judge_support(judge, sentence, passages, question=sample.question, check=self.name,
+                                              prefer_reason=False)
             except JudgeError as exc:
                 return {"sentence": sentence, "score": None, "error": f"{type(exc).__name__}: {exc}"}
-            return {"sentence": sentence, "score": verdict.score, "label": verdict.label, "method": verdict.method,
+            verdict = outcome.verdict
+            return {"sentence": sentence, "score": outcome.score, "label": verdict.label, "method": verdict.method,
                     "_usage": verdict.usage}
 
         rows = list(await asyncio.gather(*(judge_one(s) for s in sentences)))
