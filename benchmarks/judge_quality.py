@@ -11,6 +11,8 @@ Reads ``../shared/data/judge-dev/{support,relevance,answer_accuracy}.jsonl`` exa
                    evidence sentences selected for the claim (``--evidence-chars``);
 * relevance:       ContextRelevanceCheck (query vs the one passage);
 * answer_accuracy: AnswerAccuracyCheck (question, answer, every gold answer);
+* factual:         FactualCheck in knowledge mode on the answer_accuracy rows (question and
+                   answer only: what AccuracyAgent judges without a reference or RAG);
 * groundedness:    ResponseGroundednessCheck on the support rows (claim as the response,
                    premise passages as the contexts; two 0/1/2 templates).
 
@@ -56,7 +58,7 @@ from llm_validation_framework.evidence import blend_support, word_overlap  # noq
 DATA = Path(os.environ.get("LVF_JUDGE_DEV", ROOT.parent / "shared" / "data" / "judge-dev"))
 DEFAULT_EVIDENCE_CHARS = 600
 DEFAULT_FILES = {"support": DATA / "support.jsonl", "groundedness": DATA / "support.jsonl",
-                 "relevance": DATA / "relevance.jsonl",
+                 "relevance": DATA / "relevance.jsonl", "factual": DATA / "answer_accuracy.jsonl",
                  "answer_accuracy": DATA / "answer_accuracy.jsonl"}
 
 
@@ -172,6 +174,11 @@ async def judge_row(task: str, row: dict[str, Any], judge, args: argparse.Namesp
 
     if task == "support":
         return await support_row(row, judge, args)
+    if task == "factual":  # AccuracyAgent's factual check without RAG or reference: the judge's own knowledge
+        from llm_validation_framework.checks.factual import FactualCheck
+
+        sample = parse_sample({"question": row["question"], "answer": row["answer"]})
+        return await FactualCheck(prefer_reason=False).run(sample, judge)
     if task == "groundedness":
         from llm_validation_framework.checks.response_groundedness import ResponseGroundednessCheck
 
