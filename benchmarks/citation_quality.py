@@ -50,11 +50,11 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from llm_validation_framework.checks.citation_accuracy import CitationAccuracyCheck
-from llm_validation_framework.errors import CheckJudgeError
-from llm_validation_framework.results import CheckResult
 from llm_validation_framework.checks.citation_faithfulness import CitationFaithfulnessCheck
 from llm_validation_framework.citations import KeyLedger, VerdictMemo, cited_sentences, strip_markers
+from llm_validation_framework.errors import CheckJudgeError
 from llm_validation_framework.inputs import parse_sample
+from llm_validation_framework.results import CheckResult
 
 DATA = Path(os.environ.get("LVF_JUDGE_DEV", ROOT.parent / "shared" / "data" / "judge-dev")) / "citation.jsonl"
 _WORD = re.compile(r"[a-z0-9]+")

@@ -44,7 +44,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-DATA = Path(os.environ.get("LVF_JUDGE_DEV", Path(__file__).resolve().parents[2] / "shared" / "data" / "judge-dev"))
+DATA = Path(os.environ.get("LVF_JUDGE_DEV", ROOT.parent / "shared" / "data" / "judge-dev"))
 STOP = set("""a an the of in on at to for from by with and or but is are was were be been being it its this that
 these those as which who whom what when where why how do does did not no yes than then there their they he she his
 her him i you we our your my me us them so if about into over under after before also can could would should will

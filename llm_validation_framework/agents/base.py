@@ -116,7 +116,8 @@ class Agent:
             try:
                 result = await self._run_check(check, sample)
             except JudgeError as exc:  # a check that raises on a judge failure: unscored, its breakdown kept
-                result = CheckResult.unscored(check.name, exc if not isinstance(exc, CheckJudgeError) else str(exc),
+                # (a CheckJudgeError's message already names the unit: no type-name prefix)
+                result = CheckResult.unscored(check.name, str(exc) if isinstance(exc, CheckJudgeError) else exc,
                                               raw_replies=list(exc.raw_replies),
                                               usage=exc.usage if isinstance(exc.usage, Usage) else None,
                                               prompt_hash=getattr(exc, "prompt_hash", None),

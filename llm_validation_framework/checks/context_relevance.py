@@ -75,12 +75,10 @@ class ContextRelevanceCheck(Check):
         asked = [("all_passages", self._request(RELEVANCE_INSTRUCTIONS, RELEVANCE_PROMPT_1, question, filled))]
         if self.per_passage:
             form = self.passage_verdict or ("yes_no" if getattr(judge, "prefers_yes_no", False) else "rating")
-            if form == "yes_no":
-                asked += [(f"passage:{p.id}", self._request(RELEVANCE_INSTRUCTIONS, PASSAGE_PROMPT, question, [p],
-                                                            PASSAGE_OPTIONS)) for p in filled]
-            else:
-                asked += [(f"passage:{p.id}", self._request(RELEVANCE_INSTRUCTIONS, RELEVANCE_PROMPT_2, question, [p]))
-                          for p in filled]
+            template, options = ((PASSAGE_PROMPT, PASSAGE_OPTIONS) if form == "yes_no"
+                                 else (RELEVANCE_PROMPT_2, CONTEXT_RELEVANCE_OPTIONS))
+            asked += [(f"passage:{p.id}", self._request(RELEVANCE_INSTRUCTIONS, template, question, [p], options))
+                      for p in filled]
         else:
             asked.append(("all_passages_2", self._request(RELEVANCE_INSTRUCTIONS, RELEVANCE_PROMPT_2, question,
                                                           filled)))

@@ -102,9 +102,10 @@ class ResponseGroundednessCheck(Check):
             limits.append(max(200, max_input - len(answer) - 1500))
         return select_evidence(answer, filled, min(limits) if limits else None)
 
-    def requests(self, sample: Sample, judge: Judge | None = None) -> list[tuple[str, VerdictRequest]]:
-        evidence, _ = self.evidence(sample, judge)
-        passages = format_passages(evidence)
+    def requests(self, sample: Sample, judge: Judge | None = None,
+                 evidence: list | None = None) -> list[tuple[str, VerdictRequest]]:
+        """Both templates, over ``evidence`` (default: :meth:`evidence` for ``judge``)."""
+        passages = format_passages(evidence if evidence is not None else self.evidence(sample, judge)[0])
         response = delimit("response", sample.answer or "")
         return [
             (name, VerdictRequest(check=self.name, instructions=instructions,
@@ -118,9 +119,9 @@ class ResponseGroundednessCheck(Check):
 
     async def run(self, sample: Sample, judge: Judge) -> CheckResult:
         self.validate(sample)
-        ratings = await ask_ratings(judge, self.requests(sample, judge))
+        evidence, trimmed = self.evidence(sample, judge)
+        ratings = await ask_ratings(judge, self.requests(sample, judge, evidence))
         details: dict = {"judge_calls": len(ratings)}
-        trimmed = self.evidence(sample, judge)[1]
         if trimmed:
             details["evidence_trimmed_chars"] = trimmed
         result = combine_ratings(self.name, ratings, prompt_hash=PROMPT_HASH, details=details)

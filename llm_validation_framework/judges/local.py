@@ -67,8 +67,9 @@ class Calibration:
 
 
 #: Calibration of the default model (Qwen2.5-Coder-1.5B-Instruct Q4_K_M), verdicts without a
-#: reason. Fitted by benchmarks/judge_quality.py --fit-calibration on judge-dev rows disjoint
-#: from the rows the docs report; other checks (support, relevancy, factual …) are left as they are.
+#: reason. Fitted by benchmarks/fit_calibration.py on ``judge_quality.py --calibration none``
+#: predictions for judge-dev rows disjoint from the held-out rows the docs report; other checks
+#: (support, relevancy, factual …) are left as they are.
 DEFAULT_CALIBRATION: dict[str, Calibration] = {
     # 200 relevance rows (seed 7), both templates: raw 0.272 -> 0.5; BA@0.5 0.500 -> 0.685 cross-fitted
     "context_relevance": Calibration(2.8068, 2.7594, "judge-dev relevance.jsonl, 200 rows (seed 7)"),
