@@ -11,7 +11,7 @@ import pytest
 
 from llm_validation_framework import evidence
 from llm_validation_framework.checks.base import ask_once
-from llm_validation_framework.errors import JudgeCallError, JudgeError
+from llm_validation_framework.errors import ConfigError, JudgeCallError, JudgeError
 from llm_validation_framework.evidence import select_evidence, split_sentences, word_overlap
 from llm_validation_framework.judges.base import Verdict, VerdictRequest
 from llm_validation_framework.judges.hybrid import HybridJudge, eval_mode
@@ -395,7 +395,7 @@ def test_calibration_is_off_for_reasoned_verdicts_other_models_and_when_disabled
 
 @pytest.mark.parametrize("bad", ["yes", {"context_relevance": (1.0,)}, {"context_relevance": (1.0, float("nan"))}])
 def test_bad_calibration_is_rejected_with_the_field_named(bad):
-    with pytest.raises(ValueError, match="calibration"):
+    with pytest.raises(ConfigError, match="calibration"):
         LocalJudge(backend=FakeBackend([]), calibration=bad)
 
 

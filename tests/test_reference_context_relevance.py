@@ -7,7 +7,7 @@ import pytest
 
 from llm_validation_framework.agents.reference import ContextRelevanceAgent
 from llm_validation_framework.checks.context_relevance import ContextRelevanceCheck
-from llm_validation_framework.errors import InputError, JudgeCallError
+from llm_validation_framework.errors import ConfigError, InputError, JudgeCallError
 from llm_validation_framework.inputs import Passage, parse_sample
 from llm_validation_framework.judges.scripted import ScriptedJudge
 
@@ -182,5 +182,5 @@ def test_a_judge_that_prefers_yes_no_gets_a_yes_no_question_per_passage():
     rating.prefers_yes_no = True
     assert run(EINSTEIN, rating, passage_verdict="rating").score == 1.0
     assert all(list(r.options) == ["0", "1", "2"] for r in rating.requests)
-    with pytest.raises(ValueError, match="passage_verdict"):
+    with pytest.raises(ConfigError, match="passage_verdict"):
         ContextRelevanceCheck(passage_verdict="maybe")

@@ -22,7 +22,7 @@ two calls, no per-passage breakdown). Blank passages are rated 0 without a call.
 
 from __future__ import annotations
 
-from ..errors import InputError
+from ..errors import ConfigError, InputError
 from ..inputs import Passage, Sample
 from ..judges.base import Judge, VerdictRequest
 from ..prompting import delimit, render, short_hash
@@ -51,7 +51,7 @@ class ContextRelevanceCheck(Check):
     def __init__(self, *, per_passage: bool = True, prefer_reason: bool = False,
                  passage_verdict: str | None = None) -> None:
         if passage_verdict not in (None, "yes_no", "rating"):
-            raise ValueError(f"passage_verdict must be None (the judge's preference), 'yes_no' or 'rating', "
+            raise ConfigError(f"passage_verdict must be None (the judge's preference), 'yes_no' or 'rating', "
                              f"got {passage_verdict!r}")
         self.per_passage = per_passage
         self.prefer_reason = prefer_reason

@@ -38,7 +38,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
-from ..errors import JudgeCallError, JudgeError, LocalModelError
+from ..errors import ConfigError, JudgeCallError, JudgeError, LocalModelError
 from ..usage import Usage
 from .base import Judge, Verdict, VerdictRequest, expected_score
 from .local_model import DEFAULT_MODEL_NAME, MODEL_PATH_ENV, resolve_model_path
@@ -299,7 +299,7 @@ class LocalJudge(Judge):
         if value is None:
             return {}
         if not isinstance(value, Mapping):
-            raise ValueError(f"calibration must be 'default', None or a mapping of check name to (a, b), got {value!r}")
+            raise ConfigError(f"calibration must be 'default', None or a mapping of check name to (a, b), got {value!r}")
         out: dict[str, Calibration] = {}
         for check, item in value.items():
             if isinstance(item, Calibration):
@@ -308,7 +308,7 @@ class LocalJudge(Judge):
                   and all(isinstance(v, (int, float)) and math.isfinite(v) for v in item)):
                 out[str(check)] = Calibration(float(item[0]), float(item[1]), "given")
             else:
-                raise ValueError(f"calibration[{check!r}] must be a Calibration or a pair of finite numbers (a, b), "
+                raise ConfigError(f"calibration[{check!r}] must be a Calibration or a pair of finite numbers (a, b), "
                                  f"got {item!r}")
         return out
 
