@@ -115,14 +115,20 @@ def speed_and_cache(args, work: Path) -> bool:
 
         started, cpu = time.perf_counter(), time.process_time()
         first = run_dataset(data, [args.agent], judge=judge, out=work / "run1.jsonl", cache=cache,
-                            concurrency=args.concurrency, overwrite=True)
+                            concurrency=args.concurrency, overwrite=True, workers=args.workers)
         first_s, first_cpu = time.perf_counter() - started, time.process_time() - cpu
+        # with workers, the timed part starts once every worker has its judge ready (cases are sent
+        # only then); their start-up (a fresh interpreter importing litellm) is the counterpart of the
+        # single process's warm-up above, and is printed beside it
+        startup = first.workers_ready_s or 0.0
+        end_to_end = first_s
+        first_s -= startup
         first_requests, peak = server.stats()
         first_requests -= base
 
         started = time.perf_counter()
         second = run_dataset(data, [args.agent], judge=judge, out=work / "run2.jsonl", cache=cache,
-                             concurrency=args.concurrency, overwrite=True)
+                             concurrency=args.concurrency, overwrite=True)  # cache hits need no workers
         second_s = time.perf_counter() - started
         second_requests = server.requests() - base - first_requests
     finally:
@@ -136,12 +142,18 @@ def speed_and_cache(args, work: Path) -> bool:
     cpu_floor = first_cpu  # litellm's per-call CPU cannot overlap itself: one process, one GIL
     a = first[args.agent]
     print(f"speed: {args.cases} cases x {args.agent} ({calls_per_case:.1f} judge calls each, asked at once), "
+          + (f"{args.workers} worker processes, " if args.workers > 1 else "") +
           f"concurrency {args.concurrency}, stub delay {args.delay * 1000:.0f} ms")
     print(f"  run 1 (cold cache): {first_s:.2f} s; stub requests {first_requests}; judge calls {first.usage.calls}; "
           f"pass {a.passed} fail {a.failed} unscored {a.unscored} errors {a.errors}; peak requests in flight at "
           f"the stub {peak}")
-    print(f"  runner process CPU {first_cpu:.2f} s = {first_cpu / max(1, first.usage.calls) * 1000:.1f} ms per judge "
-          f"call (litellm's request/response path dominates; see docs/cli.md)")
+    if args.workers > 1:
+        print(f"  {args.workers} worker processes: ready after {startup:.2f} s (interpreter + litellm import), then "
+              f"{first_s:.2f} s for the cases; end to end {end_to_end:.2f} s -> ratio {end_to_end / (rounds * args.delay):.3f}")
+        print(f"  parent process CPU {first_cpu:.2f} s (reading, writing, counting; the judge calls run in the workers)")
+    else:
+        print(f"  runner process CPU {first_cpu:.2f} s = {first_cpu / max(1, first.usage.calls) * 1000:.1f} ms per "
+              f"judge call (litellm's request/response path dominates; see docs/cli.md)")
     print(f"  ideal ceil(cases/concurrency) x delay = {ideal:.2f} s -> ratio {ratio:.3f} (target <= {args.target})")
     print(f"  (ideal if a case's calls were serial: {serial_ideal:.2f} s -> ratio {first_s / serial_ideal:.3f}; "
           f"CPU floor max(ideal, process CPU) = {max(ideal, cpu_floor):.2f} s -> ratio "
@@ -238,6 +250,8 @@ def main() -> int:
     parser.add_argument("--memory-cases", type=int, default=10_000)
     parser.add_argument("--memory-judge", choices=("scripted", "stub"), default="scripted")
     parser.add_argument("--memory-slack-mb", type=float, default=8.0)
+    parser.add_argument("--workers", type=int, default=1,
+                        help="run_dataset(workers=N): N processes share the cases in flight (speed test only)")
     parser.add_argument("--skip-speed", action="store_true")
     parser.add_argument("--skip-memory", action="store_true")
     args = parser.parse_args()

@@ -63,6 +63,9 @@ def main() -> None:
                    "context_relevance, groundedness (or package.module:Class)")
 @judge_options
 @click.option("--concurrency", "-j", type=click.IntRange(min=1), help="cases in flight at once (default: settings, 8)")
+@click.option("--workers", "-w", type=click.IntRange(min=1), default=1, show_default=True,
+              help="processes sharing the cases in flight: for fast endpoints at high concurrency, where one "
+                   "process's per-call CPU is the limit (API judges and agents by name)")
 @click.option("--out", "-o", type=click.Path(dir_okay=False), help="results JSONL (default: <cases>.results.jsonl)")
 @click.option("--html", type=click.Path(dir_okay=False), help="also write a self-contained HTML report here")
 @click.option("--resume", is_flag=True, help="keep the cases already in --out, run the rest")
@@ -75,7 +78,7 @@ def main() -> None:
 @click.option("--quiet", "-q", is_flag=True, help="no progress bar")
 def run(cases: str, agents: tuple[str, ...], provider: str | None, model: str | None, api_base: str | None,
         config_path: str | None, judge_path: str | None, no_cache: bool, cache_path: str | None,
-        concurrency: int | None, out: str | None, html: str | None, resume: bool, overwrite: bool,
+        concurrency: int | None, workers: int, out: str | None, html: str | None, resume: bool, overwrite: bool,
         limit: int | None, field_map: tuple[str, ...], threshold: float | None, repeats: int | None,
         quiet: bool) -> None:
     """Evaluate every case of a JSONL file; write results as they finish."""
@@ -100,7 +103,7 @@ def run(cases: str, agents: tuple[str, ...], provider: str | None, model: str | 
                 cases, list(agents), concurrency=concurrency, out=out_path, resume=resume, overwrite=overwrite,
                 limit=limit, field_map=list(field_map), cache=cache, on_progress=bar.update, judge=judge,
                 provider=provider, model=model, api_base=api_base, config_path=config_path, threshold=threshold,
-                repeats=repeats, settings={"config_file": str(settings.config_file.path) if settings and settings.config_file.path
+                repeats=repeats, workers=workers, settings={"config_file": str(settings.config_file.path) if settings and settings.config_file.path
                           else None, "judge_path": judge_path})
     except KeyboardInterrupt:
         done = bar.last.done if bar.last else 0

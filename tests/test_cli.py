@@ -78,6 +78,16 @@ def test_run_all_pass_exit_0_with_summary_results_and_html(env):
     assert "scripted &lt;b&gt;reason&lt;/b&gt;" in html and "<b>reason</b>" not in html
 
 
+def test_run_with_two_worker_processes(env):
+    data = write_cases(env / "cases.jsonl", cases(6) + [{"id": "x", "question": "Q?", "answer": "BAD"}])
+    result = invoke("run", str(data), "-a", "relevancy", "--judge", "cli_judges:fast", "--no-cache",
+                    "--workers", "2", "-j", "4", "-o", "r.jsonl")
+    assert result.exit_code == 1, result.output  # x fails
+    records = list(iter_results(env / "r.jsonl"))
+    assert records[0]["settings"]["workers"] == 2
+    assert sorted(r["status"] for r in records if r["type"] == "case") == ["FAIL"] + ["PASS"] * 6
+
+
 def test_run_some_fail_exit_1(env):
     data = write_cases(env / "cases.jsonl", cases(2) + [{"id": "x", "question": "Q?", "answer": "BAD"}])
     result = invoke("run", str(data), "-a", "relevancy", "--judge", "cli_judges:fast", "--no-cache")

@@ -122,10 +122,17 @@ class Judge(ABC):
     #: a check that may ask either a rating or a yes/no question asks yes/no (small local models
     #: hedge on rating scales; API models follow the seed's rating templates)
     prefers_yes_no: bool = False
+    #: the judge holds a model in this process (one copy per process; workers=N refuses it)
+    in_process_model: bool = False
 
     @abstractmethod
     async def verdict(self, request: VerdictRequest) -> Verdict:
         """Answer one request or raise :class:`~llm_validation_framework.errors.JudgeError`."""
+
+    async def prepare(self) -> None:
+        """Do slow one-time set-up now (imports, lazy initialisation) rather than in the first call.
+
+        Never calls the model: worker processes run it before they take cases."""
 
     def describe(self) -> dict[str, Any]:
         """Settings worth recording in a results header (never secrets)."""

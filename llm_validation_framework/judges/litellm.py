@@ -139,6 +139,19 @@ class LiteLLMJudge(Judge):
                 "timeout_s": self.timeout_s, "max_retries": self.max_retries, "temperature": self.temperature,
                 "logprobs": self.logprobs}
 
+    async def prepare(self) -> None:
+        """Import litellm (~2 s) and run one mocked completion through it (no request is sent).
+
+        litellm builds much of its state lazily in the first call (pydantic schemas, the provider's
+        client set-up): ~100 ms that would otherwise land in the first case."""
+        litellm = _import_litellm()
+        request = VerdictRequest(check="warm_up", instructions="", prompt="", options={"yes": 1.0, "no": 0.0})
+        try:
+            await litellm.acompletion(messages=[{"role": "user", "content": "warm-up"}],
+                                      mock_response='{"verdict": "yes"}', **self._params(litellm, request))
+        except Exception:  # noqa: BLE001 - a warm-up that fails costs nothing but its time
+            logger.debug("litellm warm-up failed", exc_info=True)
+
     async def verdict(self, request: VerdictRequest) -> Verdict:
         await _close_clients_with_this_loop()
         messages = [

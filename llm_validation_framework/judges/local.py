@@ -276,6 +276,7 @@ class LocalJudge(Judge):
         self.support_overlap_weight = support_overlap_weight
         #: this model reads a yes/no question better than a 0/1/2 rating (relevance AUC 0.84 vs 0.76)
         self.prefers_yes_no = True
+        self.in_process_model = True
         self._model_path = model_path
         self._cache_dir = cache_dir
         self._settings = settings

@@ -97,6 +97,7 @@ async def arun_dataset(
     rag: Any = None,
     repeats: int | None = None,
     settings: Mapping[str, Any] | None = None,
+    workers: int = 1,
 ) -> RunSummary:
     """Evaluate a JSONL dataset and stream results to ``out``.
 
@@ -105,10 +106,13 @@ async def arun_dataset(
     (and config.ini). ``cache``: True (default file), False, or a sqlite path. ``resume`` keeps
     the cases already PASS/FAIL in ``out`` and re-runs the rest (UNSCORED and ERROR included).
     ``repeats`` (odd) asks every check that many times and keeps the median (agents built by name).
-    ``settings`` are extra values recorded (redacted) in the header.
+    ``settings`` are extra values recorded (redacted) in the header. ``workers`` > 1 spreads the
+    cases over that many processes (API judges, agents by name; see runner/processes.py): for
+    fast endpoints where one process's per-call CPU, not the judge, is the limit.
     """
     started = time.perf_counter()
     concurrency = _positive_int(concurrency, "concurrency")
+    workers = _positive_int(workers, "workers")
     if limit is not None:
         limit = _positive_int(limit, "limit")
     field_map = parse_field_map(field_map)
@@ -137,14 +141,22 @@ async def arun_dataset(
         built = build_agents(agents, shared, threshold=threshold, rag=rag, repeats=repeats)
         if cache is not False:
             built = [(name, _with_cache(agent, cache_path, owned)) for name, agent in built]
+        spec = None
+        if workers > 1:
+            from .processes import WorkerSpec, check_workers
+
+            spec = WorkerSpec(judge_payload=check_workers(workers, agents, judge, rag),
+                              agent_names=tuple(name for name, _ in built),
+                              cache_path=str(shared.path) if isinstance(shared, CachedJudge) else None,
+                              threshold=threshold, repeats=repeats)
         return await _run(path, built, shared, out_path, started, rows_total=rows_total,
                           concurrency=concurrency, resume=resume, limit=limit, field_map=field_map,
-                          on_progress=on_progress, settings={
+                          on_progress=on_progress, workers=workers, spec=spec, settings={
                               "concurrency": concurrency, "limit": limit, "field_map": field_map,
                               "resume": resume,
                               "cache": str(shared.path) if isinstance(shared, CachedJudge) else bool(cache),
                               "provider": provider, "model": model, "api_base": api_base, "threshold": threshold,
-                              "repeats": repeats, **dict(settings or {})})
+                              "repeats": repeats, "workers": workers, **dict(settings or {})})
     finally:
         for item in reversed(owned):
             if isinstance(item, CachedJudge):
@@ -156,7 +168,7 @@ async def arun_dataset(
 async def _run(path: str | Path, built: list[tuple[str, Any]], shared: Judge | None,
                out_path: Path, started: float, *, rows_total: int, concurrency: int, resume: bool,
                limit: int | None, field_map: dict[str, str], on_progress: Callable[[RunProgress], object] | None,
-               settings: Mapping[str, Any]) -> RunSummary:
+               settings: Mapping[str, Any], workers: int = 1, spec: Any = None) -> RunSummary:
     tallies = {name: AgentSummary(name) for name, _ in built}
     summary = RunSummary(agents=tallies, out=out_path)
     prior: dict[tuple[str, str], tuple[str, float | None]] = {}
@@ -212,14 +224,19 @@ async def _run(path: str | Path, built: list[tuple[str, Any]], shared: Judge | N
                 errors=sum(t.errors for t in tallies.values()), usage=summary.usage,
                 elapsed_s=time.perf_counter() - started, record=record))
 
-    async def produce() -> None:
+    def units():
+        """(row, agent name, agent) for every unit still to do, read lazily from the file."""
         for row in iter_cases(path, field_map, limit):
             summary.rows += 1
             for name, agent in built:
                 if (name, row.id) in done_keys:
                     summary.skipped += 1
                     continue
-                await queue.put((row, name, agent))
+                yield row, name, agent
+
+    async def produce() -> None:
+        for unit in units():
+            await queue.put(unit)
         for _ in range(concurrency):
             await queue.put(None)
 
@@ -233,7 +250,17 @@ async def _run(path: str | Path, built: list[tuple[str, Any]], shared: Judge | N
     if on_progress is not None:  # the total, before the first case (litellm's import can take seconds)
         _notify(on_progress, RunProgress(done=0, total=total, passed=0, failed=0, unscored=0, errors=0,
                                          usage=Usage(), elapsed_s=time.perf_counter() - started))
-    tasks = [asyncio.create_task(produce())] + [asyncio.create_task(work()) for _ in range(concurrency)]
+    if spec is None:
+        tasks = [asyncio.create_task(produce())] + [asyncio.create_task(work()) for _ in range(concurrency)]
+    else:
+        from .processes import run_in_processes
+
+        def on_ready(seconds: float) -> None:
+            summary.workers_ready_s = seconds
+
+        tasks = [asyncio.create_task(run_in_processes(spec, workers, concurrency,
+                                                      ((row, name) for row, name, _ in units()), record_finished,
+                                                      on_ready))]
     try:
         await _gather_or_cancel(tasks)
     except BaseException:
