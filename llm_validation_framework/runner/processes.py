@@ -8,8 +8,8 @@ processes each take ``concurrency / N`` of the cases in flight and use their own
 
 The parent keeps everything that must be single: it reads the dataset, skips the ids already
 done (``--resume``), writes the results file, counts, reports progress and builds the summary.
-It hands each worker at most its share of units at a time, and the next one when a record comes
-back, starting once every worker is ready (judge built, litellm imported). Each worker receives
+It hands each worker its share of units (plus a few queued ahead), and the next one when a
+record comes back, starting once every worker is ready (judge built, litellm imported). Each worker receives
 the judge (pickled once over a private pipe: an API key is never written anywhere), opens the
 same sqlite judge cache (WAL, so processes share it), builds the agents by name and sends back
 one finished record per (case, agent). A case's failure is still that case's ERROR line; a
@@ -123,6 +123,9 @@ class _Worker:
         self.inbox = os.fdopen(to_child_w, "wb")
         self.outbox = os.fdopen(from_child_r, "rb")
         self.outstanding = 0
+        # a few units queued in the worker beyond the ones in flight, so a finished case's slot is
+        # refilled at once rather than after a round trip through the parent
+        self.ahead = max(1, share // 4)
         self.ended = False
         self.done = False
 
@@ -172,25 +175,39 @@ async def run_in_processes(spec: WorkerSpec, workers: int, concurrency: int, uni
             if message is None or message[0] == "done":
                 return
 
+    def died(worker: _Worker) -> RunAbortedError:
+        try:
+            code: int | None = worker.proc.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            code = None
+        return RunAbortedError(f"{worker.name} process stopped unexpectedly (exit code {code}); the cases "
+                               "finished so far are saved: continue with --resume")
+
+    def send(worker: _Worker, message: tuple[Any, ...]) -> None:
+        try:
+            worker.send(message)
+        except OSError:  # BrokenPipeError: the worker is gone
+            raise died(worker) from None
+
     def fill(worker: _Worker) -> None:
         nonlocal exhausted
-        while not exhausted and worker.outstanding < worker.share:
+        while not exhausted and worker.outstanding < worker.share + worker.ahead:
             try:
                 unit = next(pending)
             except StopIteration:
                 exhausted = True
                 break
-            worker.send(("unit", unit))
+            send(worker, ("unit", unit))
             worker.outstanding += 1
         if exhausted and not worker.ended:
-            worker.send(("end",))
+            send(worker, ("end",))
             worker.ended = True
 
     try:
         for index, share in enumerate(split_concurrency(concurrency, workers)):
             worker = _Worker(index, share)
             pool.append(worker)
-            worker.send(("spec", spec, share))
+            send(worker, ("spec", spec, share))
             thread = threading.Thread(target=read, args=(worker,), name=f"lvf-{worker.name}", daemon=True)
             thread.start()
             readers.append(thread)
@@ -201,9 +218,7 @@ async def run_in_processes(spec: WorkerSpec, workers: int, concurrency: int, uni
             if message is None:
                 if worker.done:
                     continue
-                code = worker.proc.wait()
-                raise RunAbortedError(f"{worker.name} process stopped unexpectedly (exit code {code}); the cases "
-                                      "finished so far are saved: continue with --resume")
+                raise died(worker)
             kind = message[0]
             if kind == "record":
                 worker.outstanding -= 1
