@@ -182,21 +182,27 @@ def test_report_command(env):
     assert result.exit_code == 0 and (env / "out" / "report.html").stat().st_size > 1000
 
 
-def test_ctrl_c_stops_cleanly_and_says_how_to_resume(env):
+@pytest.mark.parametrize("workers", [1, 2])
+def test_ctrl_c_stops_cleanly_and_says_how_to_resume(env, workers):
     data = write_cases(env / "cases.jsonl", cases(200))
     out = env / "r.jsonl"
     command = [sys.executable, "-c", "from llm_validation_framework.cli import main; main()", "run", str(data),
-               "-a", "relevancy", "--judge", "cli_judges:slow", "-o", str(out), "--concurrency", "2", "--no-cache"]
+               "-a", "relevancy", "--judge", "cli_judges:slow", "-o", str(out), "--concurrency", "2", "--no-cache",
+               "--workers", str(workers)]
     proc = subprocess.Popen(command, cwd=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True,  # its own process group, as a terminal's foreground job
                             env={**os.environ, "PYTHONPATH": str(env) + os.pathsep + os.environ.get("PYTHONPATH", "")})
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         if out.exists() and out.read_text().count('"type": "case"') >= 6:
             break
         time.sleep(0.05)
-    proc.send_signal(signal.SIGINT)
+    os.killpg(proc.pid, signal.SIGINT)  # Ctrl-C reaches the whole group, worker processes included
     stdout, stderr = proc.communicate(timeout=30)
     assert proc.returncode == 130, stderr
+    time.sleep(0.2)
+    with pytest.raises(ProcessLookupError):  # no worker process is left behind
+        os.killpg(proc.pid, 0)
     assert "interrupted" in stderr and "--resume" in stderr
     records = list(iter_results(out))
     done = {r["id"] for r in records if r["type"] == "case"}
