@@ -59,6 +59,9 @@ class WorkerSpec:
 
 def check_workers(workers: int, agents: Any, judge: Any, rag: Any) -> bytes:
     """Validate a ``workers > 1`` run and return the pickled judge; a ConfigError says what to change."""
+    if os.name != "posix":
+        raise ConfigError(f"workers={workers} needs a POSIX system (the workers talk over inherited pipes); "
+                          "use workers=1 here")
     items = [agents] if isinstance(agents, str) else list(agents)
     if not all(isinstance(item, str) for item in items):
         raise ConfigError(f"workers={workers} needs the agents by name (e.g. agents='accuracy,citation'): each "
