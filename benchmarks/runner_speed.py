@@ -54,14 +54,12 @@ def write_cases(path: Path, n: int) -> Path:
 
 
 SERVER = """
-import json, re, sys, time
+import sys
 sys.path.insert(0, sys.argv[1])
-from stub_server import StubServer, chat_reply
-label = re.compile(r'"verdict": "([^"]+)"')
+from stub_server import StubServer, best_verdict_reply
 delay = float(sys.argv[2])
 server = StubServer().start()
-server.default = lambda body: chat_reply(json.dumps(
-    {"reason": "stub", "verdict": label.search(body["messages"][0]["content"]).group(1)}), delay=delay)
+server.default = best_verdict_reply(delay=delay)
 print(server.base_url, flush=True)
 for line in sys.stdin:  # "count" -> chat requests so far and the peak in flight; EOF -> stop
     requests = server.chat_requests

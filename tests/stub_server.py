@@ -74,6 +74,18 @@ def logprob_content(tokens: list[tuple[str, dict[str, float]]]) -> list[dict[str
     return content
 
 
+_VERDICT_LABEL = re.compile(r'"verdict": "([^"]+)"')
+
+
+def best_verdict_reply(model: str = "stub", delay: float = 0.0) -> Callable[[dict[str, Any]], StubReply]:
+    """A ``server.default`` that answers every judge request with the first label its prompt's
+    reply format names (for the framework's schemas: the best option), as valid verdict JSON."""
+    def reply(body: dict[str, Any]) -> StubReply:
+        label = _VERDICT_LABEL.search(body["messages"][0]["content"]).group(1)
+        return chat_reply(json.dumps({"reason": "stub", "verdict": label}), model=model, delay=delay)
+    return reply
+
+
 def chat_reply(content: str, *, prompt_tokens: int = 11, completion_tokens: int = 7, model: str = "stub",
                logprobs: list[dict[str, Any]] | None = None, delay: float = 0.0,
                headers: dict[str, str] | None = None) -> StubReply:

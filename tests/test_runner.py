@@ -502,18 +502,13 @@ def test_summary_reports_agreement_with_the_files_labels(tmp_path):
 
 @pytest.mark.slow  # imports litellm (~5 s here)
 def test_litellm_path_end_to_end_and_cached_rerun_makes_no_requests(tmp_path):
-    import re
-
-    from stub_server import StubServer, chat_reply
+    from stub_server import StubServer, best_verdict_reply
 
     from llm_validation_framework.judges.litellm import LiteLLMJudge
 
-    label = re.compile(r'"verdict": "([^"]+)"')
     data = write_cases(tmp_path / "c.jsonl", cases(6))
     with StubServer() as server:
-        server.default = lambda body: chat_reply(json.dumps(
-            {"reason": "stub", "verdict": label.search(body["messages"][0]["content"]).group(1)}),
-            model="gpt-4o-mini")
+        server.default = best_verdict_reply(model="gpt-4o-mini")
         judge = LiteLLMJudge("openai/gpt-4o-mini", api_key="sk-test-not-a-key-123456", api_base=server.base_url)
         first = run_dataset(data, "accuracy", judge=judge, out=tmp_path / "r1.jsonl", cache=tmp_path / "c.sqlite",
                             settings={"openai_api_key": "sk-test-not-a-key-123456"})

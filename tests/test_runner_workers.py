@@ -112,18 +112,13 @@ def test_workers_refuse_what_cannot_cross_a_process_boundary(tmp_path):
 
 @pytest.mark.slow  # each worker imports litellm (~2-5 s here)
 def test_workers_through_litellm_to_the_stub_server(tmp_path):
-    import re
-
-    from stub_server import StubServer, chat_reply
+    from stub_server import StubServer, best_verdict_reply
 
     from llm_validation_framework.judges.litellm import LiteLLMJudge
 
-    label = re.compile(r'"verdict": "([^"]+)"')
     data = write_cases(tmp_path / "c.jsonl", cases(12))
     with StubServer() as server:
-        server.default = lambda body: chat_reply(json.dumps(
-            {"reason": "stub", "verdict": label.search(body["messages"][0]["content"]).group(1)}),
-            model="gpt-4o-mini")
+        server.default = best_verdict_reply(model="gpt-4o-mini")
         judge = LiteLLMJudge("openai/gpt-4o-mini", api_key="sk-test-not-a-key-654321", api_base=server.base_url)
         summary = run_dataset(data, "accuracy", judge=judge, out=tmp_path / "r.jsonl", cache=tmp_path / "c.sqlite",
                               workers=2, concurrency=4)

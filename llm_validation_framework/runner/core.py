@@ -145,13 +145,13 @@ async def arun_dataset(
         if workers > 1:
             from .processes import WorkerSpec, check_workers
 
-            spec = WorkerSpec(judge_payload=check_workers(workers, agents, judge, rag),
+            spec = WorkerSpec(workers=workers, judge_payload=check_workers(workers, agents, judge, rag),
                               agent_names=tuple(name for name, _ in built),
                               cache_path=str(shared.path) if isinstance(shared, CachedJudge) else None,
                               threshold=threshold, repeats=repeats)
         return await _run(path, built, shared, out_path, started, rows_total=rows_total,
                           concurrency=concurrency, resume=resume, limit=limit, field_map=field_map,
-                          on_progress=on_progress, workers=workers, spec=spec, settings={
+                          on_progress=on_progress, spec=spec, settings={
                               "concurrency": concurrency, "limit": limit, "field_map": field_map,
                               "resume": resume,
                               "cache": str(shared.path) if isinstance(shared, CachedJudge) else bool(cache),
@@ -168,7 +168,7 @@ async def arun_dataset(
 async def _run(path: str | Path, built: list[tuple[str, Any]], shared: Judge | None,
                out_path: Path, started: float, *, rows_total: int, concurrency: int, resume: bool,
                limit: int | None, field_map: dict[str, str], on_progress: Callable[[RunProgress], object] | None,
-               settings: Mapping[str, Any], workers: int = 1, spec: Any = None) -> RunSummary:
+               settings: Mapping[str, Any], spec: Any = None) -> RunSummary:
     tallies = {name: AgentSummary(name) for name, _ in built}
     summary = RunSummary(agents=tallies, out=out_path)
     prior: dict[tuple[str, str], tuple[str, float | None]] = {}
@@ -258,7 +258,7 @@ async def _run(path: str | Path, built: list[tuple[str, Any]], shared: Judge | N
         def on_ready(seconds: float) -> None:
             summary.workers_ready_s = seconds
 
-        tasks = [asyncio.create_task(run_in_processes(spec, workers, concurrency,
+        tasks = [asyncio.create_task(run_in_processes(spec, concurrency,
                                                       ((row, name) for row, name, _ in units()), record_finished,
                                                       on_ready))]
     try:

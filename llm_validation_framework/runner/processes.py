@@ -9,10 +9,10 @@ processes each take ``concurrency / N`` of the cases in flight and use their own
 The parent keeps everything that must be single: it reads the dataset, skips the ids already
 done (``--resume``), writes the results file, counts, reports progress and builds the summary.
 It hands each worker its share of units (plus a few queued ahead), and the next one when a
-record comes back, starting once every worker is ready (judge built, litellm imported). Each worker receives
-the judge (pickled once over a private pipe: an API key is never written anywhere), opens the
-same sqlite judge cache (WAL, so processes share it), builds the agents by name and sends back
-one finished record per (case, agent). A case's failure is still that case's ERROR line; a
+record comes back, starting once every worker is ready (judge built, litellm imported). Each
+worker receives the judge (pickled once over a private pipe: an API key is never written
+anywhere), opens the same sqlite judge cache (WAL, so processes share it), builds the agents by
+name and sends back one finished record per (case, agent). A case's failure is still that case's ERROR line; a
 configuration error in a worker stops the run with its message; a worker that dies stops the
 run with the results so far saved (continue with ``--resume``).
 
@@ -50,6 +50,7 @@ _HEADER = struct.Struct(">I")
 class WorkerSpec:
     """What a worker process needs to build the same agents as the parent."""
 
+    workers: int
     judge_payload: bytes
     agent_names: tuple[str, ...]
     cache_path: str | None  # None: no cache
@@ -150,13 +151,14 @@ class _Worker:
                 pass
 
 
-async def run_in_processes(spec: WorkerSpec, workers: int, concurrency: int, units: Iterable[tuple[Any, str]],
+async def run_in_processes(spec: WorkerSpec, concurrency: int, units: Iterable[tuple[Any, str]],
                            on_record: Callable[[dict[str, Any]], None],
                            on_ready: Callable[[float], None] | None = None) -> None:
-    """Evaluate ``units`` ((CaseRow, agent name) pairs, read lazily) in ``workers`` processes.
+    """Evaluate ``units`` ((CaseRow, agent name) pairs, read lazily) in ``spec.workers`` processes.
 
     ``on_record`` is called in this process, on this event loop, for every finished record;
-    ``on_ready`` once, with the seconds it took until every worker had its judge ready. Raises ConfigError (a worker's configuration error) or RunAbortedError (a worker stopped)."""
+    ``on_ready`` once, with the seconds it took until every worker had its judge ready. Raises
+    ConfigError (a worker's configuration error) or RunAbortedError (a worker stopped)."""
     from .core import RunAbortedError
 
     loop = asyncio.get_running_loop()
@@ -207,7 +209,7 @@ async def run_in_processes(spec: WorkerSpec, workers: int, concurrency: int, uni
             worker.ended = True
 
     try:
-        for index, share in enumerate(split_concurrency(concurrency, workers)):
+        for index, share in enumerate(split_concurrency(concurrency, spec.workers)):
             worker = _Worker(index, share)
             pool.append(worker)
             send(worker, ("spec", spec, share))
@@ -287,7 +289,7 @@ async def _worker_loop(spec: WorkerSpec, concurrency: int, inbox: BinaryIO, outb
         loop = asyncio.get_running_loop()
         local: asyncio.Queue[tuple[Any, str] | None] = asyncio.Queue()
 
-        def read() -> None:  # a thread: the parent sends at most `concurrency` units ahead
+        def read() -> None:  # a thread; the parent bounds what it sends (share + a few ahead)
             while True:
                 message = _receive(inbox)
                 if message is None or message[0] == "end":
