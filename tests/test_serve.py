@@ -225,6 +225,60 @@ def test_concurrent_requests_reach_the_model_one_at_a_time():
     assert backend.max_active == 1
 
 
+def test_parallel_backend_gets_up_to_its_slot_count_of_requests_at_once():
+    backend = FakeBackend(delay=0.3)
+    backend.parallel = 3
+    with ModelServer(backend, port=0) as server:
+        results = []
+        threads = [threading.Thread(target=lambda: results.append(post(server.base_url + "/chat/completions",
+                                                                       chat_body())[0])) for _ in range(7)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        stats = server.stats()
+    assert results == [200] * 7
+    assert backend.max_active == 3
+    assert stats["parallel"] == 3 and stats["completions"] == 7
+
+
+def test_stats_are_also_kept_per_requested_model_name_so_clients_sharing_a_server_can_tell_theirs():
+    backend = FakeBackend(lambda body: "a b" if body["messages"][0]["content"] == "two" else "a")
+    with ModelServer(backend, port=0) as server:
+        url = server.base_url + "/chat/completions"
+        post(url, {"model": "bench-a", "messages": [{"role": "user", "content": "one"}]})
+        post(url, {"model": "bench-b", "messages": [{"role": "user", "content": "two"}], "n": 2})
+        post(url, {"model": "bench-b", "messages": []})  # refused: an error for bench-b only
+        post(url, {"messages": [{"role": "user", "content": "one"}]})  # no name: totals only
+        stats = get(server.base_url.replace("/v1", "/stats"))[1]
+        reset = json.loads(post(server.base_url.replace("/v1", "/stats/reset"), {})[1])
+        after = get(server.base_url.replace("/v1", "/stats"))[1]
+    pick = ("requests", "completions", "errors", "prompt_tokens", "completion_tokens")
+    assert {k: stats["by_model"]["bench-a"][k] for k in pick} == dict(zip(pick, (1, 1, 0, 1, 1)))
+    assert {k: stats["by_model"]["bench-b"][k] for k in pick} == dict(zip(pick, (2, 2, 1, 2, 4)))
+    assert set(stats["by_model"]) == {"bench-a", "bench-b"} and stats["requests"] == 4
+    assert reset["by_model"] == stats["by_model"] and after["by_model"] == {} and after["requests"] == 0
+
+
+def test_stats_by_model_stop_growing_at_a_bound(monkeypatch):
+    import llm_validation_framework.serve as serve_module
+
+    monkeypatch.setattr(serve_module, "MAX_STATS_MODELS", 2)
+    with ModelServer(FakeBackend(), port=0) as server:
+        for name in ("m1", "m2", "m3", "m4"):
+            post(server.base_url + "/chat/completions", {**chat_body(), "model": name})
+        by_model = server.stats()["by_model"]
+    assert set(by_model) == {"m1", "m2", "(other)"} and by_model["(other)"]["requests"] == 2
+
+
+@pytest.mark.parametrize("bad", [0, -1, 17, 2.5, True, "4"])
+def test_parallel_must_be_a_small_whole_number_checked_before_loading_a_model(bad):
+    from llm_validation_framework.serve import serve
+
+    with pytest.raises(ValueError, match="parallel=.*1 to 16"):
+        serve(port=0, parallel=bad, backend=None)
+
+
 def test_stream_gives_one_content_chunk_then_done_with_usage_when_asked(server, backend):
     backend.answer = lambda body: "streamed words"
     status, text, headers = post(server.base_url + "/chat/completions",
@@ -268,6 +322,7 @@ def test_validate_without_http_and_cli_arguments():
     args = add_arguments(argparse.ArgumentParser()).parse_args(["--port", "0", "--model", "/m.gguf", "--ctx", "4096"])
     assert (args.host, args.port, args.model_path, args.n_ctx, args.allow_remote) == ("127.0.0.1", 0, "/m.gguf",
                                                                                      4096, False)
+    assert args.parallel == 1 and add_arguments(argparse.ArgumentParser()).parse_args(["--parallel", "4"]).parallel == 4
 
 
 def test_importing_serve_stays_light():
@@ -302,6 +357,32 @@ def test_real_local_model_answers_json_and_logprobs_over_http():
         assert stats["requests"] == 2 and stats["errors"] == 0
 
 
+@pytest.mark.slow
+def test_real_local_model_with_parallel_slots_answers_concurrent_requests_each_in_full():
+    pytest.importorskip("xllamacpp")
+    from llm_validation_framework.serve import XllamacppChatBackend
+
+    backend = XllamacppChatBackend(n_ctx=1024, parallel=2)
+    questions = {"Is Paris in France?": "yes", "Is Paris in Japan?": "no", "Is Rome in Italy?": "yes"}
+    answers: dict[str, str] = {}
+    with ModelServer(backend, port=0) as server:
+        def ask(question):
+            status, text, _ = post(server.base_url + "/chat/completions", {
+                "model": "local", "temperature": 0, "max_tokens": 3,
+                "messages": [{"role": "user", "content": question + " Answer yes or no."}]})
+            assert status == 200, text
+            answers[question] = json.loads(text)["choices"][0]["message"]["content"]
+
+        threads = [threading.Thread(target=ask, args=(q,)) for q in questions]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        stats = server.stats()
+    assert {q: a.split()[0].strip(" .,!").lower() for q, a in answers.items()} == questions
+    assert stats["parallel"] == 2 and stats["completions"] == 3 and stats["errors"] == 0
+
+
 def test_xllamacpp_backend_maps_llama_cpp_exceptions_to_http_errors_without_a_model():
     from llm_validation_framework.serve import XllamacppChatBackend
 
@@ -315,6 +396,7 @@ def test_xllamacpp_backend_maps_llama_cpp_exceptions_to_http_errors_without_a_mo
             raise self.exc
 
     backend = object.__new__(XllamacppChatBackend)  # no model: only the call path is under test
+    backend.parallel = 1
     backend._backend = type("Loaded", (), {"lock": threading.Lock()})()
     backend._backend._server = Raising(RuntimeError("the request exceeds the available context size"))
     with pytest.raises(ServeError) as info:

@@ -184,15 +184,16 @@ def label_probabilities(top: Sequence[tuple[str, float]], labels: Sequence[str])
 class XllamacppBackend:
     """One llama.cpp server (xllamacpp) in this process. Use :func:`shared_backend`, not this directly."""
 
-    def __init__(self, path: Path, *, n_ctx: int, n_threads: int) -> None:
+    def __init__(self, path: Path, *, n_ctx: int, n_threads: int, n_parallel: int = 1) -> None:
         try:
             import xllamacpp
         except ImportError as exc:
             raise LocalModelError(f"the local judge needs the xllamacpp wheel: {_INSTALL_HINT}") from exc
         params = xllamacpp.CommonParams()
         params.model.path = str(path)
-        params.n_ctx = n_ctx
-        params.n_parallel = 1
+        # n_ctx is per request: llama.cpp splits its context evenly over the slots
+        params.n_ctx = n_ctx * n_parallel
+        params.n_parallel = n_parallel
         params.n_batch = 512
         params.n_ubatch = 512
         params.cpuparams.n_threads = n_threads
@@ -215,6 +216,7 @@ class XllamacppBackend:
         self.load_seconds = time.perf_counter() - started
         self.path = path
         self.n_ctx = n_ctx
+        self.n_parallel = n_parallel
         self.name = path.stem.lower()
         #: held by LocalJudge around each verdict (a reason and its verdict run back to back)
         self.lock = threading.Lock()
@@ -240,17 +242,17 @@ class XllamacppBackend:
                           cached_tokens=int(timings.get("cache_n", 0)))
 
 
-_backends: dict[tuple[str, int, int], XllamacppBackend] = {}
+_backends: dict[tuple[str, int, int, int], XllamacppBackend] = {}
 _backends_lock = threading.Lock()
 
 
-def shared_backend(path: Path, *, n_ctx: int, n_threads: int) -> XllamacppBackend:
+def shared_backend(path: Path, *, n_ctx: int, n_threads: int, n_parallel: int = 1) -> XllamacppBackend:
     """The process-wide backend for ``path`` (loaded at first use, then reused)."""
-    key = (str(path.resolve()), n_ctx, n_threads)
+    key = (str(path.resolve()), n_ctx, n_threads, n_parallel)
     with _backends_lock:
         backend = _backends.get(key)
         if backend is None:
-            backend = _backends[key] = XllamacppBackend(path, n_ctx=n_ctx, n_threads=n_threads)
+            backend = _backends[key] = XllamacppBackend(path, n_ctx=n_ctx, n_threads=n_threads, n_parallel=n_parallel)
         return backend
 
 
