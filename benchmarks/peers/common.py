@@ -81,11 +81,21 @@ def sample_rows(rows: list[dict[str, Any]], set_name: str, *, seed: int, eval_pe
     return out
 
 
-def server_stats(base_url: str) -> dict[str, Any]:
-    """GET <server>/stats (base_url is the /v1 URL)."""
+def client_model(model_id: str, framework: str) -> str:
+    """The model name a framework sends: the server counts each name apart (its /stats by_model),
+    so frameworks running at once on one server still get their own calls and tokens."""
+    return f"{model_id}--{framework}"
+
+
+def server_stats(base_url: str, model: str | None = None) -> dict[str, Any]:
+    """GET <server>/stats (base_url is the /v1 URL): the totals, or one requested model name's counts."""
     url = base_url.rstrip("/").removesuffix("/v1") + "/stats"
     with urllib.request.urlopen(url, timeout=10) as response:
-        return json.loads(response.read())
+        stats = json.loads(response.read())
+    if model is None:
+        return stats
+    zero = {"requests": 0, "prompt_tokens": 0, "completion_tokens": 0, "cached_prompt_tokens": 0, "errors": 0}
+    return stats.get("by_model", {}).get(model, zero)
 
 
 def stats_delta(before: dict[str, Any], after: dict[str, Any]) -> dict[str, int]:

@@ -25,7 +25,9 @@ import os
 import statistics
 import subprocess
 import sys
+import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 import urllib.request
 from pathlib import Path
 from typing import Any
@@ -34,8 +36,8 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(ROOT))
-from common import (PEER_ENV, SETS, Budget, load_rows, record, sample_rows, server_stats, sha256_file,  # noqa: E402
-                    stats_delta, summarise)
+from common import (PEER_ENV, SETS, Budget, client_model, load_rows, record, sample_rows,  # noqa: E402
+                    server_stats, sha256_file, stats_delta, summarise)
 
 DATA = ROOT.parent / "shared" / "data" / "judge-dev"
 PEER_PYTHON = HERE / ".venv" / "bin" / "python"
@@ -96,7 +98,8 @@ class Server:
             log_path = Path(args.out) / "server.log"
             self.process = subprocess.Popen(
                 [sys.executable, "-m", "llm_validation_framework.serve", "--port", str(args.port), "--ctx",
-                 str(args.n_ctx)], cwd=ROOT, stdout=open(log_path, "w"), stderr=subprocess.STDOUT)
+                 str(args.n_ctx), "--parallel", str(args.parallel or args.jobs)],
+                cwd=ROOT, stdout=open(log_path, "w"), stderr=subprocess.STDOUT)
             self._wait(args.server_start_timeout_s, log_path)
         with urllib.request.urlopen(self.base_url + "/models", timeout=10) as response:
             self.model_id = json.loads(response.read())["data"][0]["id"]
@@ -167,7 +170,8 @@ def our_check_and_judge(name: str, server: Server, args: argparse.Namespace):
 
         # same server, litellm's OpenAI path; logprobs and JSON mode on (the server supports both);
         # a long timeout and one retry: a slow CPU is not a failing provider
-        judge = LiteLLMJudge(f"openai/{server.model_id}", api_key="no-key-needed", api_base=server.base_url,
+        judge = LiteLLMJudge(f"openai/{client_model(server.model_id, name)}", api_key="no-key-needed",
+                             api_base=server.base_url,
                              timeout_s=args.row_timeout_s, max_retries=1, logprobs=True, json_mode=True)
     return check, judge
 
@@ -187,7 +191,7 @@ async def run_ours(name: str, set_name: str, items: list[dict[str, Any]], out: P
             if budget.exhausted():
                 print(f"  {name}: budget of {args.budget_s}s used up; stopping", file=sys.stderr)
                 break
-            before = server_stats(server.base_url)
+            before = server_stats(server.base_url, client_model(server.model_id, name))
             started = time.perf_counter()
             score, error, usage = None, None, None
             try:
@@ -204,7 +208,7 @@ async def run_ours(name: str, set_name: str, items: list[dict[str, Any]], out: P
                 counts = {"calls": usage.calls, "prompt_tokens": usage.prompt_tokens,
                           "completion_tokens": usage.completion_tokens} if usage else {}
             else:
-                counts = stats_delta(before, server_stats(server.base_url))
+                counts = stats_delta(before, server_stats(server.base_url, client_model(server.model_id, name)))
             sink.write(json.dumps(record(row, split, set_name, score=score, error=error, seconds=seconds,
                                          counts=counts)) + "\n")
             sink.flush()
@@ -214,7 +218,7 @@ def run_peer(name: str, set_name: str, rows_file: Path, out: Path, server: Serve
     if not PEER_PYTHON.exists():
         raise SystemExit(f"{PEER_PYTHON} is missing: run `bash benchmarks/peers/setup_env.sh` first")
     command = [str(PEER_PYTHON), str(HERE / "peer_worker.py"), "--metric", name, "--set", set_name,
-               "--rows", str(rows_file), "--base-url", server.base_url, "--model", server.model_id,
+               "--rows", str(rows_file), "--base-url", server.base_url, "--model", client_model(server.model_id, name),
                "--out", str(out), "--row-timeout-s", str(args.row_timeout_s)]
     if args.budget_s is not None:
         command += ["--budget-s", str(args.budget_s)]
@@ -335,6 +339,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--fake", action="store_true", help="a fake model (plumbing test; numbers mean nothing)")
     parser.add_argument("--budget-s", type=float, default=None, help="per framework: start no row after this")
     parser.add_argument("--row-timeout-s", type=float, default=600)
+    parser.add_argument("--jobs", type=int, default=1,
+                        help="frameworks of a set run at once (each still row by row; calls and tokens stay exact, "
+                             "seconds per row grow with the contention)")
+    parser.add_argument("--parallel", type=int, default=None,
+                        help="llama.cpp slots of the server this script starts (default: --jobs)")
     parser.add_argument("--imports", action="store_true", help="also measure import times")
     parser.add_argument("--imports-only", action="store_true")
     parser.add_argument("--report-only", action="store_true",
@@ -376,6 +385,7 @@ def main(argv: list[str] | None = None) -> int:
     sets = [s.strip() for s in args.sets.split(",") if s.strip()]
     server = Server(args)
     run_info = {"argv": sys.argv[1:], "model": server.model_id, "base_url": server.base_url, "fake": args.fake,
+                "jobs": args.jobs,
                 "started": time.strftime("%Y-%m-%d %H:%M:%S"), "samples": {}}
     try:
         for set_name in sets:
@@ -399,9 +409,10 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{set_name}: {len(calib)} calibration + {len(evals)} evaluation rows "
                   f"(of {len(split['calib'])} + {len(split['eval'])} sampled)", file=sys.stderr)
             wanted_ids = {i["row"]["id"] for i in items}
-            for name in names:
-                if FRAMEWORKS[name][0] != set_name:
-                    continue
+            lock = threading.Lock()
+
+            def run_one(name: str, set_name: str = set_name, items: list = items, rows_file: Path = rows_file,
+                        wanted_ids: set = wanted_ids, lock: threading.Lock = lock) -> None:
                 out = out_dir / f"{set_name}.{name}.jsonl"
                 if args.fresh and out.exists():
                     out.unlink()
@@ -416,11 +427,18 @@ def main(argv: list[str] | None = None) -> int:
                 summary = summarise(records)
                 summary["ids"] = sorted(r["id"] for r in records)
                 summary["wall_s_last_run"] = round(wall, 1)
-                results["frameworks"][f"{set_name}/{name}"] = summary
-                print(f"    {len(records)} rows, BA {_fmt(summary['ba_scored'])}, "
+                summary["jobs_last_run"] = args.jobs
+                print(f"    {name}: {len(records)} rows, BA {_fmt(summary['ba_scored'])}, "
                       f"{_fmt(summary['calls_per_row'], 1)} calls/row, {_fmt(summary['seconds_per_row'], 1)} s/row, "
                       f"{summary['unscored']} unscored (eval)", file=sys.stderr)
-                results_path.write_text(json.dumps({**results, "runs": results["runs"] + [run_info]}, indent=2))
+                with lock:
+                    results["frameworks"][f"{set_name}/{name}"] = summary
+                    results_path.write_text(json.dumps({**results, "runs": results["runs"] + [run_info]}, indent=2))
+
+            chosen = [name for name in names if FRAMEWORKS[name][0] == set_name]
+            with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+                for future in [pool.submit(run_one, name) for name in chosen]:
+                    future.result()
     finally:
         run_info["finished"] = time.strftime("%Y-%m-%d %H:%M:%S")
         results["runs"].append(run_info)

@@ -119,7 +119,7 @@ async def run(args: argparse.Namespace) -> int:
             if budget.exhausted():
                 print(f"{args.metric}: budget of {args.budget_s}s used up; stopping", file=sys.stderr)
                 break
-            before = server_stats(args.base_url)
+            before = server_stats(args.base_url, args.model)
             started = time.perf_counter()
             value, error = None, None
             try:
@@ -131,7 +131,7 @@ async def run(args: argparse.Namespace) -> int:
                 if args.verbose:
                     traceback.print_exc()
             seconds = time.perf_counter() - started
-            counts = stats_delta(before, server_stats(args.base_url))
+            counts = stats_delta(before, server_stats(args.base_url, args.model))
             value = float(value) if isinstance(value, (int, float)) else None if value is None else value
             sink.write(json.dumps(record(row, split, args.set, score=value, error=error, seconds=seconds,
                                          counts=counts)) + "\n")
