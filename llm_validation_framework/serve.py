@@ -16,8 +16,8 @@ llm_factory) instead of loading its own copy. Endpoints::
 
 By default requests reach the model one at a time (one llama.cpp slot, whose prompt cache
 keeps a shared prefix). ``parallel=N`` gives llama.cpp N slots, each with the full context,
-decoded together in one batch: on 2 CPU cores that generates ~1.7x more tokens per second
-over 4 concurrent requests (prompt reading does not speed up). Token counts in ``usage`` come
+decoded together in one batch: on 2 CPU cores, 4 slots wrote 1.5x more tokens per second
+for 8 concurrent requests (benchmarks/serve_parallel.py); prompt reading does not speed up. Token counts in ``usage`` come
 from the model's own tokenizer. No request or reply text is logged.
 
 Any object with ``model_id`` and ``chat(body: dict) -> dict`` (an OpenAI chat.completion) can
