@@ -81,6 +81,18 @@ def sample_rows(rows: list[dict[str, Any]], set_name: str, *, seed: int, eval_pe
     return out
 
 
+def read_results(path: Path) -> list[dict[str, Any]]:
+    """The finished rows of a results JSONL. A last line cut off mid-write (a killed run) is dropped
+    from the file too, so appending the next row cannot glue onto it."""
+    if not path.exists():
+        return []
+    text = path.read_text(encoding="utf-8")
+    if text and not text.endswith("\n"):
+        text = text[:text.rfind("\n") + 1]
+        path.write_text(text, encoding="utf-8")
+    return [json.loads(line) for line in text.splitlines() if line.strip()]
+
+
 def client_model(model_id: str, framework: str) -> str:
     """The model name a framework sends: the server counts each name apart (its /stats by_model),
     so frameworks running at once on one server still get their own calls and tokens."""

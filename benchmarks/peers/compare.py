@@ -36,10 +36,13 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(ROOT))
-from common import (PEER_ENV, SETS, Budget, client_model, load_rows, record, sample_rows,  # noqa: E402
-                    server_stats, sha256_file, stats_delta, summarise)
+from common import (PEER_ENV, SETS, Budget, client_model, load_rows, read_results, record,  # noqa: E402
+                    sample_rows, server_stats, sha256_file, stats_delta, summarise)
 
 DATA = ROOT.parent / "shared" / "data" / "judge-dev"
+#: set by Ctrl-C: no framework starts another row, and a row cut short is not written (resume redoes it)
+STOP = threading.Event()
+_PEERS: set[subprocess.Popen] = set()
 PEER_PYTHON = HERE / ".venv" / "bin" / "python"
 
 #: framework name -> (set, kind). "ours_*_http" judge through the server; "*_local" in-process.
@@ -188,6 +191,8 @@ async def run_ours(name: str, set_name: str, items: list[dict[str, Any]], out: P
             row, split = item["row"], item["split"]
             if row["id"] in done:
                 continue
+            if STOP.is_set():
+                break
             if budget.exhausted():
                 print(f"  {name}: budget of {args.budget_s}s used up; stopping", file=sys.stderr)
                 break
@@ -204,6 +209,8 @@ async def run_ours(name: str, set_name: str, items: list[dict[str, Any]], out: P
             except Exception as exc:  # a bad row or a bug: recorded, visible in the table
                 error = f"{type(exc).__name__}: {exc}"[:500]
             seconds = time.perf_counter() - started
+            if STOP.is_set():  # interrupted (the server may be gone): this row's result is not a result
+                break
             if name.endswith("_local"):  # in-process: the server saw nothing; use our own usage records
                 counts = {"calls": usage.calls, "prompt_tokens": usage.prompt_tokens,
                           "completion_tokens": usage.completion_tokens} if usage else {}
@@ -226,27 +233,31 @@ def run_peer(name: str, set_name: str, rows_file: Path, out: Path, server: Serve
     env.pop("PYTHONPATH", None)
     # a row already running when the budget ends may finish; past that plus one row timeout, stop it
     limit = None if args.budget_s is None else args.budget_s + args.row_timeout_s + 120
-    process = subprocess.Popen(command, env=env)
+    if STOP.is_set():
+        return
+    # its own process group: Ctrl-C here reaches it through STOP (terminate), not mid-row
+    process = subprocess.Popen(command, env=env, start_new_session=True)
+    _PEERS.add(process)
     try:
         process.wait(timeout=limit)
     except subprocess.TimeoutExpired:
         process.terminate()
         process.wait(timeout=30)
         print(f"  {name}: stopped after {limit}s", file=sys.stderr)
+    finally:
+        _PEERS.discard(process)
+    if STOP.is_set():
+        return
     if process.returncode not in (0, None, -15):
         print(f"  {name}: worker exited with code {process.returncode}", file=sys.stderr)
 
 
 def _done_ids(out: Path) -> set[str]:
-    if not out.exists():
-        return set()
-    return {json.loads(line)["id"] for line in out.read_text().splitlines() if line.strip()}
+    return {r["id"] for r in read_results(out)}
 
 
 def _read(out: Path) -> list[dict[str, Any]]:
-    if not out.exists():
-        return []
-    return [json.loads(line) for line in out.read_text().splitlines() if line.strip()]
+    return read_results(out)
 
 
 # --- import time ---------------------------------------------------------------------------
@@ -436,9 +447,20 @@ def main(argv: list[str] | None = None) -> int:
                     results_path.write_text(json.dumps({**results, "runs": results["runs"] + [run_info]}, indent=2))
 
             chosen = [name for name in names if FRAMEWORKS[name][0] == set_name]
-            with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+            pool = ThreadPoolExecutor(max_workers=max(1, args.jobs))
+            try:
                 for future in [pool.submit(run_one, name) for name in chosen]:
                     future.result()
+            except KeyboardInterrupt:
+                STOP.set()
+                print("\ninterrupted: stopping the peers; finished rows are kept (run again to resume)",
+                      file=sys.stderr)
+                for process in list(_PEERS):
+                    process.terminate()
+            finally:
+                pool.shutdown(wait=not STOP.is_set(), cancel_futures=True)
+            if STOP.is_set():
+                break
     finally:
         run_info["finished"] = time.strftime("%Y-%m-%d %H:%M:%S")
         results["runs"].append(run_info)
@@ -447,7 +469,7 @@ def main(argv: list[str] | None = None) -> int:
         server.close()
     (out_dir / "table.md").write_text(table(results))
     print(table(results))
-    return 0
+    return 130 if STOP.is_set() else 0
 
 
 if __name__ == "__main__":

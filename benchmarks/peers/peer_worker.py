@@ -22,7 +22,7 @@ import traceback
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from common import PEER_ENV, Budget, record, server_stats, stats_delta  # noqa: E402
+from common import PEER_ENV, Budget, read_results, record, server_stats, stats_delta  # noqa: E402
 
 for _key, _value in PEER_ENV.items():
     os.environ.setdefault(_key, _value)
@@ -105,9 +105,7 @@ def build(metric: str, base_url: str, model: str):
 
 async def run(args: argparse.Namespace) -> int:
     out = Path(args.out)
-    done = set()
-    if out.exists():
-        done = {json.loads(line)["id"] for line in out.read_text().splitlines() if line.strip()}
+    done = {r["id"] for r in read_results(out)}
     items = [json.loads(line) for line in Path(args.rows).read_text().splitlines() if line.strip()]
     score = build(args.metric, args.base_url, args.model)
     budget = Budget(args.budget_s)

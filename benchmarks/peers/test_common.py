@@ -77,3 +77,15 @@ def test_unscored_rows_count_as_wrong_in_ba_all_but_not_in_ba_scored():
     assert summary["ba_all"] == 0.75
     assert summary["unscored"] == 1 and summary["errors"] == ["score is NaN"]
     assert summary["calls_per_row"] == pytest.approx(8 / 5)
+
+
+def test_read_results_drops_a_line_cut_off_mid_write_so_the_next_append_starts_clean(tmp_path):
+    from common import read_results
+
+    path = tmp_path / "r.jsonl"
+    assert read_results(path) == []
+    path.write_text('{"id": "a"}\n{"id": "b"}\n{"id": "c", "sco')
+    assert [r["id"] for r in read_results(path)] == ["a", "b"]
+    with open(path, "a") as sink:
+        sink.write('{"id": "c"}\n')
+    assert [r["id"] for r in read_results(path)] == ["a", "b", "c"]
