@@ -306,6 +306,35 @@ def common_rows(results: dict[str, Any], out_dir: Path) -> dict[str, Any]:
     return common
 
 
+def pairwise_rows(results: dict[str, Any], out_dir: Path) -> list[dict[str, Any]]:
+    """Each framework beside the set's best-covered one (ours in-process, in practice), on the rows
+    both finished: usable while a slow peer has done only part of the sample."""
+    from common import auc
+
+    by_set: dict[str, list[str]] = {}
+    for key in results["frameworks"]:
+        by_set.setdefault(key.split("/", 1)[0], []).append(key)
+    pairs = []
+    for set_name, keys in by_set.items():
+        reference = max(keys, key=lambda k: len(results["frameworks"][k].get("ids", [])))
+        ref_records = {r["id"]: r for r in _read(out_dir / f"{set_name}.{reference.split('/', 1)[1]}.jsonl")}
+        for key in keys:
+            if key == reference:
+                continue
+            records = [r for r in _read(out_dir / f"{set_name}.{key.split('/', 1)[1]}.jsonl") if r["id"] in ref_records]
+            mine = [ref_records[r["id"]] for r in records]
+            entry = {"set": set_name, "framework": key.split("/", 1)[1], "reference": reference.split("/", 1)[1],
+                     "rows": len(records)}
+            for side, recs in (("peer", records), ("ref", mine)):
+                summary = summarise(recs)
+                entry[f"{side}_ba"] = summary["ba_scored"]
+                entry[f"{side}_auc_eval"] = summary["auc"]
+                entry[f"{side}_auc_all"] = auc([(r["positive"], r["score"]) for r in recs if r["score"] is not None])
+                entry[f"{side}_unscored"] = summary["unscored"] + summary["unscored_calib"]
+            pairs.append(entry)
+    return pairs
+
+
 def table(results: dict[str, Any], *, which: str = "frameworks") -> str:
     lines = ["| set | framework | eval rows (scored) | calib rows | threshold | BA | BA, unscored = wrong | BA @0.5 "
              "| AUC | calls/row | prompt tok/row | completion tok/row | s/row | unscored/NaN/error (eval+calib) |",
@@ -322,6 +351,16 @@ def table(results: dict[str, Any], *, which: str = "frameworks") -> str:
     if which == "frameworks" and results.get("common_rows"):
         lines += ["", "Same rows only (the rows every framework of the set finished):", ""]
         lines += table(results, which="common_rows").splitlines()
+    if which == "frameworks" and results.get("pairwise"):
+        lines += ["", "Beside the best-covered framework of the set, on the rows both finished (AUC, all rows = "
+                      "calibration + evaluation rows, no threshold):", "",
+                  "| set | framework | rows both finished | its BA | its AUC (eval) | its AUC (all rows) "
+                  "| vs | their BA | their AUC (eval) | their AUC (all rows) |",
+                  "|---|---|---|---|---|---|---|---|---|---|"]
+        for p in results["pairwise"]:
+            lines.append(f"| {p['set']} | {p['framework']} | {p['rows']} | {_fmt(p['peer_ba'])} | "
+                         f"{_fmt(p['peer_auc_eval'])} | {_fmt(p['peer_auc_all'])} | {p['reference']} | "
+                         f"{_fmt(p['ref_ba'])} | {_fmt(p['ref_auc_eval'])} | {_fmt(p['ref_auc_all'])} |")
     if which == "frameworks" and results.get("imports"):
         lines += ["", "| import (median of 5 fresh processes) | seconds |", "|---|---|"]
         lines += [f"| {label} | {v['import_s_median']:.3f} |" for label, v in results["imports"].items()]
@@ -385,6 +424,7 @@ def main(argv: list[str] | None = None) -> int:
                 summary["ids"] = sorted(r["id"] for r in records)
                 results["frameworks"][f"{set_name}/{name}"] = summary
         results["common_rows"] = common_rows(results, out_dir)
+        results["pairwise"] = pairwise_rows(results, out_dir)
         results_path.write_text(json.dumps(results, indent=2))
         (out_dir / "table.md").write_text(table(results))
         print(table(results))
@@ -465,6 +505,7 @@ def main(argv: list[str] | None = None) -> int:
         run_info["finished"] = time.strftime("%Y-%m-%d %H:%M:%S")
         results["runs"].append(run_info)
         results["common_rows"] = common_rows(results, out_dir)
+        results["pairwise"] = pairwise_rows(results, out_dir)
         results_path.write_text(json.dumps(results, indent=2))
         server.close()
     (out_dir / "table.md").write_text(table(results))
