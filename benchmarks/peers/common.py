@@ -182,6 +182,50 @@ def auc(scored: list[tuple[bool, float]]) -> float | None:
     return wins / (len(pos) * len(neg))
 
 
+def paired_bootstrap(a: list[dict[str, Any]], b: list[dict[str, Any]], *, iters: int = 2000,
+                     seed: int = 20251202) -> dict[str, Any]:
+    """A minus B on the evaluation rows both scored, with 95% paired-bootstrap intervals.
+
+    ``a`` and ``b`` are two frameworks' records of the same rows (any order). Each keeps the
+    threshold its own calibration rows give it; resampling draws rows, so both sides always
+    see the same rows. An interval that contains 0 means the sample cannot tell them apart.
+    """
+    by_id = {r["id"]: r for r in b}
+    pairs = [(r, by_id[r["id"]]) for r in a if r["id"] in by_id]
+    t_a = summarise([x for x, _ in pairs])["threshold"]
+    t_b = summarise([y for _, y in pairs])["threshold"]
+    rows = [(x, y) for x, y in pairs if x["split"] == "eval" and x["score"] is not None and y["score"] is not None]
+    if not rows:
+        return {"n": 0, "ba_diff": None, "ba_ci": None, "auc_diff": None, "auc_ci": None}
+
+    def diffs(sample: list[tuple[dict[str, Any], dict[str, Any]]]) -> tuple[float | None, float | None]:
+        ba_a = balanced_accuracy((x["positive"], x["score"] >= t_a) for x, _ in sample)
+        ba_b = balanced_accuracy((y["positive"], y["score"] >= t_b) for _, y in sample)
+        auc_a = auc([(x["positive"], x["score"]) for x, _ in sample])
+        auc_b = auc([(y["positive"], y["score"]) for _, y in sample])
+        return (None if ba_a is None or ba_b is None else ba_a - ba_b,
+                None if auc_a is None or auc_b is None else auc_a - auc_b)
+
+    rng = random.Random(seed)
+    ba_draws, auc_draws = [], []
+    for _ in range(iters):
+        d_ba, d_auc = diffs([rows[rng.randrange(len(rows))] for _ in rows])
+        if d_ba is not None:
+            ba_draws.append(d_ba)
+        if d_auc is not None:
+            auc_draws.append(d_auc)
+
+    def interval(draws: list[float]) -> tuple[float, float] | None:
+        if len(draws) < iters // 2:  # most resamples lacked a label: no interval worth printing
+            return None
+        draws.sort()
+        return draws[int(0.025 * len(draws))], draws[min(len(draws) - 1, int(0.975 * len(draws)))]
+
+    ba_diff, auc_diff = diffs(rows)
+    return {"n": len(rows), "ba_diff": ba_diff, "ba_ci": interval(ba_draws), "auc_diff": auc_diff,
+            "auc_ci": interval(auc_draws)}
+
+
 def summarise(records: list[dict[str, Any]]) -> dict[str, Any]:
     """Quality and cost of one framework's run over calibration + evaluation records."""
     calib = [r for r in records if r["split"] == "calib"]

@@ -306,17 +306,24 @@ def common_rows(results: dict[str, Any], out_dir: Path) -> dict[str, Any]:
     return common
 
 
+def _diff(value: float | None, interval: tuple[float, float] | list[float] | None) -> str:
+    if value is None:
+        return "–"
+    return f"{value:+.2f}" + (f" [{interval[0]:+.2f}, {interval[1]:+.2f}]" if interval else "")
+
+
 def pairwise_rows(results: dict[str, Any], out_dir: Path) -> list[dict[str, Any]]:
     """Each framework beside the set's best-covered one (ours in-process, in practice), on the rows
     both finished: usable while a slow peer has done only part of the sample."""
-    from common import auc
+    from common import auc, paired_bootstrap
 
     by_set: dict[str, list[str]] = {}
     for key in results["frameworks"]:
         by_set.setdefault(key.split("/", 1)[0], []).append(key)
     pairs = []
     for set_name, keys in by_set.items():
-        reference = max(keys, key=lambda k: len(results["frameworks"][k].get("ids", [])))
+        # ties go to ours in-process (the path users get with no server)
+        reference = max(keys, key=lambda k: (len(results["frameworks"][k].get("ids", [])), k.endswith("_local")))
         ref_records = {r["id"]: r for r in _read(out_dir / f"{set_name}.{reference.split('/', 1)[1]}.jsonl")}
         for key in keys:
             if key == reference:
@@ -331,6 +338,7 @@ def pairwise_rows(results: dict[str, Any], out_dir: Path) -> list[dict[str, Any]
                 entry[f"{side}_auc_eval"] = summary["auc"]
                 entry[f"{side}_auc_all"] = auc([(r["positive"], r["score"]) for r in recs if r["score"] is not None])
                 entry[f"{side}_unscored"] = summary["unscored"] + summary["unscored_calib"]
+            entry["difference"] = paired_bootstrap(records, mine)
             pairs.append(entry)
     return pairs
 
@@ -354,13 +362,16 @@ def table(results: dict[str, Any], *, which: str = "frameworks") -> str:
     if which == "frameworks" and results.get("pairwise"):
         lines += ["", "Beside the best-covered framework of the set, on the rows both finished (AUC, all rows = "
                       "calibration + evaluation rows, no threshold):", "",
-                  "| set | framework | rows both finished | its BA | its AUC (eval) | its AUC (all rows) "
-                  "| vs | their BA | their AUC (eval) | their AUC (all rows) |",
-                  "|---|---|---|---|---|---|---|---|---|---|"]
+                  "| set | framework | rows both finished | BA | AUC (eval) | AUC (all rows) "
+                  "| reference | its BA | its AUC (eval) | its AUC (all rows) | BA: framework minus reference [95% CI] "
+                  "| AUC: framework minus reference [95% CI] |",
+                  "|---|---|---|---|---|---|---|---|---|---|---|---|"]
         for p in results["pairwise"]:
+            d = p.get("difference") or {}
             lines.append(f"| {p['set']} | {p['framework']} | {p['rows']} | {_fmt(p['peer_ba'])} | "
                          f"{_fmt(p['peer_auc_eval'])} | {_fmt(p['peer_auc_all'])} | {p['reference']} | "
-                         f"{_fmt(p['ref_ba'])} | {_fmt(p['ref_auc_eval'])} | {_fmt(p['ref_auc_all'])} |")
+                         f"{_fmt(p['ref_ba'])} | {_fmt(p['ref_auc_eval'])} | {_fmt(p['ref_auc_all'])} | "
+                         f"{_diff(d.get('ba_diff'), d.get('ba_ci'))} | {_diff(d.get('auc_diff'), d.get('auc_ci'))} |")
     if which == "frameworks" and results.get("imports"):
         lines += ["", "| import (median of 5 fresh processes) | seconds |", "|---|---|"]
         lines += [f"| {label} | {v['import_s_median']:.3f} |" for label, v in results["imports"].items()]

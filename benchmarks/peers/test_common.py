@@ -89,3 +89,23 @@ def test_read_results_drops_a_line_cut_off_mid_write_so_the_next_append_starts_c
     with open(path, "a") as sink:
         sink.write('{"id": "c"}\n')
     assert [r["id"] for r in read_results(path)] == ["a", "b", "c"]
+
+
+def test_paired_bootstrap_finds_no_difference_between_equals_and_a_clear_one_against_noise():
+    from common import paired_bootstrap
+
+    def recs(scores, split="eval"):
+        return [{"id": f"{split}{i}", "split": split, "positive": i % 2 == 0, "score": s, "source": "x",
+                 "seconds": 1.0, "error": None}
+                for i, s in enumerate(scores)]
+
+    truth_like = [0.9 if i % 2 == 0 else 0.1 for i in range(60)]
+    noise = [((i * 37) % 11) / 10 for i in range(60)]
+    calib = recs([0.9, 0.1, 0.8, 0.2], "calib")
+    same = paired_bootstrap(recs(truth_like) + calib, recs(truth_like) + calib, iters=300)
+    assert same["n"] == 60 and same["ba_diff"] == 0 and same["ba_ci"] == (0, 0)
+    better = paired_bootstrap(recs(truth_like) + calib, recs(noise) + calib, iters=300)
+    assert better["ba_diff"] > 0.3 and better["ba_ci"][0] > 0 and better["auc_ci"][0] > 0
+    worse = paired_bootstrap(recs(noise) + calib, recs(truth_like) + calib, iters=300)
+    assert worse["ba_ci"][1] < 0
+    assert paired_bootstrap(recs([None] * 4), recs([0.5] * 4))["n"] == 0
