@@ -27,8 +27,8 @@ import subprocess
 import sys
 import threading
 import time
-from concurrent.futures import ThreadPoolExecutor
 import urllib.request
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -36,8 +36,8 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(ROOT))
-from common import (PEER_ENV, SETS, Budget, client_model, load_rows, read_results, record,  # noqa: E402
-                    sample_rows, server_stats, sha256_file, stats_delta, summarise)
+from common import (PEER_ENV, SETS, Budget, auc, client_model, load_rows, paired_bootstrap,  # noqa: E402
+                    read_results, record, sample_rows, server_stats, sha256_file, stats_delta, summarise)
 
 DATA = ROOT.parent / "shared" / "data" / "judge-dev"
 #: set by Ctrl-C: no framework starts another row, and a row cut short is not written (resume redoes it)
@@ -183,7 +183,7 @@ async def run_ours(name: str, set_name: str, items: list[dict[str, Any]], out: P
                    args: argparse.Namespace) -> None:
     from llm_validation_framework.inputs import parse_sample
 
-    done = _done_ids(out)
+    done = {r["id"] for r in read_results(out)}
     check, judge = our_check_and_judge(name, server, args)
     budget = Budget(args.budget_s)
     with open(out, "a", encoding="utf-8") as sink:
@@ -252,14 +252,6 @@ def run_peer(name: str, set_name: str, rows_file: Path, out: Path, server: Serve
         print(f"  {name}: worker exited with code {process.returncode}", file=sys.stderr)
 
 
-def _done_ids(out: Path) -> set[str]:
-    return {r["id"] for r in read_results(out)}
-
-
-def _read(out: Path) -> list[dict[str, Any]]:
-    return read_results(out)
-
-
 # --- import time ---------------------------------------------------------------------------
 def import_times(repeats: int = 5) -> dict[str, dict[str, float]]:
     pythons = {"project": sys.executable, "peer": str(PEER_PYTHON)}
@@ -291,6 +283,12 @@ def _fmt(value: Any, digits: int = 2) -> str:
     return str(value)
 
 
+def _records(out_dir: Path, key: str) -> list[dict[str, Any]]:
+    """The finished rows of ``key`` ("set/framework")."""
+    set_name, name = key.split("/", 1)
+    return read_results(out_dir / f"{set_name}.{name}.jsonl")
+
+
 def common_rows(results: dict[str, Any], out_dir: Path) -> dict[str, Any]:
     """Each framework re-scored on only the rows every framework of its set finished (same rows, fair)."""
     by_set: dict[str, list[str]] = {}
@@ -301,7 +299,7 @@ def common_rows(results: dict[str, Any], out_dir: Path) -> dict[str, Any]:
         id_sets = [set(results["frameworks"][k].get("ids", [])) for k in keys]
         shared = set.intersection(*id_sets) if id_sets else set()
         for key in keys:
-            records = [r for r in _read(out_dir / f"{set_name}.{key.split('/', 1)[1]}.jsonl") if r["id"] in shared]
+            records = [r for r in _records(out_dir, key) if r["id"] in shared]
             common[key] = summarise(records)
     return common
 
@@ -315,8 +313,6 @@ def _diff(value: float | None, interval: tuple[float, float] | list[float] | Non
 def pairwise_rows(results: dict[str, Any], out_dir: Path) -> list[dict[str, Any]]:
     """Each framework beside the set's best-covered one (ours in-process, in practice), on the rows
     both finished: usable while a slow peer has done only part of the sample."""
-    from common import auc, paired_bootstrap
-
     by_set: dict[str, list[str]] = {}
     for key in results["frameworks"]:
         by_set.setdefault(key.split("/", 1)[0], []).append(key)
@@ -324,11 +320,11 @@ def pairwise_rows(results: dict[str, Any], out_dir: Path) -> list[dict[str, Any]
     for set_name, keys in by_set.items():
         # ties go to ours in-process (the path users get with no server)
         reference = max(keys, key=lambda k: (len(results["frameworks"][k].get("ids", [])), k.endswith("_local")))
-        ref_records = {r["id"]: r for r in _read(out_dir / f"{set_name}.{reference.split('/', 1)[1]}.jsonl")}
+        ref_records = {r["id"]: r for r in _records(out_dir, reference)}
         for key in keys:
             if key == reference:
                 continue
-            records = [r for r in _read(out_dir / f"{set_name}.{key.split('/', 1)[1]}.jsonl") if r["id"] in ref_records]
+            records = [r for r in _records(out_dir, key) if r["id"] in ref_records]
             mine = [ref_records[r["id"]] for r in records]
             entry = {"set": set_name, "framework": key.split("/", 1)[1], "reference": reference.split("/", 1)[1],
                      "rows": len(records)}
@@ -429,7 +425,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.report_only:  # e.g. after a run was stopped: summarise whatever rows were finished
         results["frameworks"] = {}
         for name, (set_name, _) in FRAMEWORKS.items():
-            records = _read(out_dir / f"{set_name}.{name}.jsonl")
+            records = read_results(out_dir / f"{set_name}.{name}.jsonl")
             if records:
                 summary = summarise(records)
                 summary["ids"] = sorted(r["id"] for r in records)
@@ -485,7 +481,7 @@ def main(argv: list[str] | None = None) -> int:
                 else:
                     run_peer(name, set_name, rows_file, out, server, args)
                 wall = time.perf_counter() - started
-                records = [r for r in _read(out) if r["id"] in wanted_ids]
+                records = [r for r in read_results(out) if r["id"] in wanted_ids]
                 summary = summarise(records)
                 summary["ids"] = sorted(r["id"] for r in records)
                 summary["wall_s_last_run"] = round(wall, 1)
