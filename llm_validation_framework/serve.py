@@ -27,6 +27,7 @@ serve instead of llama.cpp: tests use a fake one, no model needed.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import ipaddress
 import json
 import logging
@@ -484,13 +485,12 @@ class XllamacppChatBackend:
 
     def chat(self, body: dict[str, Any]) -> dict[str, Any]:
         body = {**body, "cache_prompt": True}
-        chat = getattr(self._backend, "chat", None)
+        chat = getattr(self._backend, "chat", None) or self._backend._server.handle_chat_completions
+        # one slot: share the lock of an in-process LocalJudge on the same model (one call at a time);
+        # several: llama.cpp schedules the concurrent requests over its slots itself
         try:
-            if self.parallel > 1:  # llama.cpp schedules concurrent requests over its slots itself
-                reply = chat(body) if chat is not None else self._backend._server.handle_chat_completions(body)
-            else:  # shares the lock of an in-process LocalJudge on the same model: one call at a time
-                with self._backend.lock:
-                    reply = chat(body) if chat is not None else self._backend._server.handle_chat_completions(body)
+            with self._backend.lock if self.parallel == 1 else contextlib.nullcontext():
+                reply = chat(body)
         except (RuntimeError, ValueError) as exc:  # llama.cpp reports a bad request by raising
             text = str(exc)
             status = 400 if any(w in text.lower() for w in ("context", "exceed", "invalid", "grammar")) else 500

@@ -211,17 +211,22 @@ def test_reply_without_usage_is_counted_as_missing_not_as_zero_tokens_silently(s
     assert get(server.base_url.replace("/v1", "/stats"))[1]["missing_usage"] == 1
 
 
+def post_at_once(server, count: int) -> list[int]:
+    """``count`` chat requests sent from as many threads at once; their HTTP statuses."""
+    statuses: list[int] = []
+    threads = [threading.Thread(target=lambda: statuses.append(post(server.base_url + "/chat/completions",
+                                                                    chat_body())[0])) for _ in range(count)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return statuses
+
+
 def test_concurrent_requests_reach_the_model_one_at_a_time():
     backend = FakeBackend(delay=0.05)
     with ModelServer(backend, port=0) as server:
-        results = []
-        threads = [threading.Thread(target=lambda: results.append(post(server.base_url + "/chat/completions",
-                                                                       chat_body())[0])) for _ in range(6)]
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join()
-    assert results == [200] * 6
+        assert post_at_once(server, 6) == [200] * 6
     assert backend.max_active == 1
 
 
@@ -229,15 +234,8 @@ def test_parallel_backend_gets_up_to_its_slot_count_of_requests_at_once():
     backend = FakeBackend(delay=0.3)
     backend.parallel = 3
     with ModelServer(backend, port=0) as server:
-        results = []
-        threads = [threading.Thread(target=lambda: results.append(post(server.base_url + "/chat/completions",
-                                                                       chat_body())[0])) for _ in range(7)]
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join()
+        assert post_at_once(server, 7) == [200] * 7
         stats = server.stats()
-    assert results == [200] * 7
     assert backend.max_active == 3
     assert stats["parallel"] == 3 and stats["completions"] == 7
 

@@ -216,7 +216,6 @@ class XllamacppBackend:
         self.load_seconds = time.perf_counter() - started
         self.path = path
         self.n_ctx = n_ctx
-        self.n_parallel = n_parallel
         self.name = path.stem.lower()
         #: held by LocalJudge around each verdict (a reason and its verdict run back to back)
         self.lock = threading.Lock()
