@@ -11,6 +11,11 @@ calls everything negative, while the ranking (AUC) is good. A monotone map
 changing the ranking. Each judge call of a row (both templates) is one training point with the
 row's human label, because the judge calibrates every verdict of the check the same way.
 
+``--template NAME`` fits on that template's verdicts only (e.g. answer accuracy's
+``response_vs_reference``, the one template the local judge asks). ``--from-probabilities``
+recomputes each verdict's raw expected rating from its label probabilities (numeric labels
+scaled by the largest, yes = 1), so predictions made with the shipped calibration on serve too.
+
 Prints (a, b) fitted on all given rows, and balanced accuracy at 0.5 of the check's score
 (the mean of its calibrated template scores) cross-fitted: fitted on one half of the rows,
 scored on the other, both ways, averaged over 20 random splits. Nothing here needs the model.
@@ -66,8 +71,33 @@ def apply(a: float, b: float, x: float) -> float:
     return 1 / (1 + math.exp(-(a * logit(x) + b)))
 
 
-def template_scores(record: dict) -> list[float]:
-    return [t["score"] for t in record.get("templates") or [] if t.get("score") is not None]
+def expected_rating(probabilities: dict[str, float]) -> float:
+    """The raw expected rating of a verdict's label probabilities: 0/2/4 → /4, 0/1/2 → /2, yes/no → P(yes)."""
+    labels = list(probabilities)
+    if set(labels) <= {"yes", "no"}:
+        values = {"yes": 1.0, "no": 0.0}
+    else:
+        top = max(float(label) for label in labels)
+        values = {label: float(label) / top for label in labels}
+    total = sum(probabilities.values())
+    return sum(values[label] * p for label, p in probabilities.items()) / total
+
+
+def picked_scores(record: dict, template: str | None = None, from_probabilities: bool = False) -> list[float]:
+    scores = []
+    for t in record.get("templates") or []:
+        if template is not None and t.get("template") != template:
+            continue
+        if from_probabilities and t.get("probabilities"):
+            scores.append(expected_rating(t["probabilities"]))
+        elif t.get("score") is not None and not from_probabilities:
+            scores.append(t["score"])
+    return scores
+
+
+def row_id(record: dict) -> str:
+    """A row's id in a judge_quality prediction or a peers rows file ({"split", "row": {...}})."""
+    return record["id"] if "id" in record else record["row"]["id"]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -75,10 +105,21 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("preds", type=Path, nargs="+", help="judge_quality --out files, run with --calibration none")
     parser.add_argument("--check", required=True, help="the check name the map is for (e.g. context_relevance)")
     parser.add_argument("--splits", type=int, default=20)
+    parser.add_argument("--template", help="fit on this template's verdicts only (default: every template)")
+    parser.add_argument("--from-probabilities", action="store_true",
+                        help="raw expected ratings from the label probabilities (predictions made with calibration on)")
+    parser.add_argument("--exclude", type=Path, action="append", default=[],
+                        help="leave out rows whose id is in this JSONL (e.g. rows kept for a held-out measurement)")
     args = parser.parse_args(argv)
 
+    excluded = {row_id(json.loads(line)) for file in args.exclude for line in open(file, encoding="utf-8")
+                if line.strip()}
     records = [json.loads(line) for path in args.preds for line in open(path, encoding="utf-8") if line.strip()]
-    records = [r for r in records if template_scores(r)]
+
+    def template_scores(record: dict) -> list[float]:
+        return picked_scores(record, args.template, args.from_probabilities)
+
+    records = [r for r in records if r["id"] not in excluded and template_scores(r)]
     if len({r["label"] for r in records}) < 2:
         raise SystemExit("need rows of both labels")
     ys = [r["label"] for r in records]

@@ -1,4 +1,5 @@
-"""answer_accuracy: two templates with swapped roles, 0/2/4 ratings, strict parsing, valid ratings kept."""
+"""answer_accuracy: two templates with swapped roles (or one, as the judge prefers), 0/2/4 ratings, strict
+parsing, valid ratings kept."""
 
 import asyncio
 import re
@@ -137,6 +138,57 @@ def test_several_gold_answers_are_all_given_to_the_judge():
     assert "- copper (Cu)\n- gold (Au)\n- Roentgenium (Rg)" in gold and gold.count("copper") == 1
     assert block("response", second) == gold
     assert result.details["references"] == 3
+
+
+class OneTemplateJudge(ScriptedJudge):
+    swapped_roles = False
+
+
+def test_a_judge_that_reads_swapped_roles_badly_is_asked_template_one_only():
+    judge = OneTemplateJudge([{"verdict": "2"}])
+    result = run(EINSTEIN, judge)
+    assert len(judge.requests) == 1 == result.usage.calls == result.details["judge_calls"]
+    assert [r["template"] for r in result.details["ratings"]] == ["response_vs_reference"]
+    assert block("response", judge.requests[0].prompt) == EINSTEIN["answer"] and result.score == 0.5
+
+
+@pytest.mark.parametrize("swap_roles, judge_class, calls", [
+    (True, OneTemplateJudge, 2), (False, ScriptedJudge, 1), (None, ScriptedJudge, 2), (None, OneTemplateJudge, 1)])
+def test_swap_roles_overrides_the_judge_hint(swap_roles, judge_class, calls):
+    judge = judge_class([{"verdict": "4"}, {"verdict": "4"}])
+    agent = AnswerAccuracyAgent(judge=judge, swap_roles=swap_roles)
+    assert agent.evaluate(EINSTEIN)["score"] == 1.0
+    assert len(judge.requests) == calls
+
+
+def test_swap_roles_rejects_a_non_boolean():
+    from llm_validation_framework.errors import ConfigError
+
+    with pytest.raises(ConfigError, match="swap_roles"):
+        AnswerAccuracyCheck(swap_roles="yes")
+
+
+def test_local_and_hybrid_judges_ask_one_template():
+    import math
+
+    from llm_validation_framework.judges.hybrid import HybridJudge
+    from llm_validation_framework.judges.local import Completion, LocalJudge
+
+    class Backend:
+        name = "fake-model"
+        prompts: list[str] = []
+
+        def complete(self, prompt, *, max_tokens, n_probs, stop=()):
+            self.prompts.append(prompt)
+            return Completion(text="4", top=[("4", math.log(0.9)), ("0", math.log(0.1))])
+
+    backend = Backend()
+    local = LocalJudge(backend=backend)
+    result = AnswerAccuracyAgent(judge=local).evaluate(EINSTEIN)
+    assert len(backend.prompts) == 1 and "give the reference answer (" in backend.prompts[0]
+    assert result.checks[0].details["judge_calls"] == 1 and result["score"] > 0.5
+    assert HybridJudge(local, ScriptedJudge([])).swapped_roles is False
+    assert ScriptedJudge([]).swapped_roles is True
 
 
 def test_references_alone_are_enough():

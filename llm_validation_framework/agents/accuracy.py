@@ -49,7 +49,7 @@ class AccuracyAgent(Agent):
 
     def _factual_check(self, sample: Sample) -> Check:
         # a case with a reference answer is checked against it: the breakdown then shows
-        # "answer_accuracy" (two templates, roles swapped) in the factual slot instead of "factual"
+        # "answer_accuracy" (against the reference; see AnswerAccuracyCheck) in the factual slot instead of "factual"
         if sample.reference or sample.references:
             return self.answer_accuracy
         return self.factual

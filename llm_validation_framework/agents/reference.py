@@ -28,13 +28,15 @@ __all__ = ["AnswerAccuracyAgent", "ContextRelevanceAgent", "GroundednessAgent"]
 
 class AnswerAccuracyAgent(Agent):
     """Does the answer give the reference answer? Needs ``question``, ``answer`` and ``reference``
-    (or ``references``: several acceptable answers). Two judge calls per case."""
+    (or ``references``: several acceptable answers). Two judge calls per case (the second with the
+    roles swapped); one with the local judge, or with ``swap_roles=False``."""
 
     name = "answer_accuracy"
 
-    def __init__(self, *args: Any, prefer_reason: bool = True, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, prefer_reason: bool = True, swap_roles: bool | None = None,
+                 **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.check = AnswerAccuracyCheck(prefer_reason=prefer_reason)
+        self.check = AnswerAccuracyCheck(prefer_reason=prefer_reason, swap_roles=swap_roles)
 
     def plan(self, sample: Sample) -> Sequence[tuple[Check, float]]:
         return [(self.check, 1.0)]

@@ -10,12 +10,18 @@ Two templates, asked concurrently, each rate 0 / 2 / 4 (→ 0 / 0.5 / 1):
 Score = mean of the valid ratings, or the one valid rating; none valid → unscored. Several
 gold answers (``data["references"]``, e.g. Natural Questions' ``references_all``) are all
 given to the judge, matching any one is enough, and the judge may use its own knowledge to
-accept an equivalent answer the list misses (human raters do). Two judge calls per case.
+accept an equivalent answer the list misses (human raters do).
+
+Template 2 is asked when ``swap_roles`` is True; the default (None) follows the judge's
+``swapped_roles`` hint: API judges ask both (two calls, the seed's metric), the small local
+model asks template 1 alone (one call), because on human-labelled rows its rating of the swapped
+template ranked answers worse than template 1 alone and pulled the mean down
+(docs/reference-agents.md, "Measured").
 """
 
 from __future__ import annotations
 
-from ..errors import InputError
+from ..errors import ConfigError, InputError
 from ..inputs import Sample
 from ..judges.base import Judge, VerdictRequest
 from ..prompting import delimit, render, short_hash
@@ -44,16 +50,24 @@ def format_gold(answers: list[str]) -> str:
 
 
 class AnswerAccuracyCheck(Check):
-    """Compare the answer with the reference answer(s), two templates with swapped roles."""
+    """Compare the answer with the reference answer(s); with ``swap_roles``, also with the roles swapped."""
 
     name = "answer_accuracy"
     display = "Answer accuracy"
     requires = ("question", "answer")
 
-    def __init__(self, *, prefer_reason: bool = True) -> None:
+    def __init__(self, *, prefer_reason: bool = True, swap_roles: bool | None = None) -> None:
         # prefer_reason=False skips the reason: the local judge then reads the rating's
         # probabilities only (~1 s instead of ~4-5 s a call); the seed metric has no reason at all.
         self.prefer_reason = prefer_reason
+        if swap_roles is not None and not isinstance(swap_roles, bool):
+            raise ConfigError(f"swap_roles must be True, False or None (the judge's preference), got {swap_roles!r}")
+        #: ask template 2 too (True), template 1 only (False), or as the judge suggests (None)
+        self.swap_roles = swap_roles
+
+    def swaps_roles(self, judge: Judge) -> bool:
+        """Whether this check asks the swapped-roles template of ``judge``."""
+        return getattr(judge, "swapped_roles", True) if self.swap_roles is None else self.swap_roles
 
     def validate(self, sample: Sample) -> None:
         super().validate(sample)
@@ -62,7 +76,7 @@ class AnswerAccuracyCheck(Check):
                 f"data['reference'] is required (needed by {self.name}): pass the expected answer as a "
                 "non-empty string, or several as data['references'] = [...]", field="reference")
 
-    def requests(self, sample: Sample) -> list[tuple[str, VerdictRequest]]:
+    def requests(self, sample: Sample, *, swap_roles: bool = True) -> list[tuple[str, VerdictRequest]]:
         gold = format_gold(gold_answers(sample))
         answer = sample.answer or ""
         question = delimit("question", sample.question or "")
@@ -71,18 +85,14 @@ class AnswerAccuracyCheck(Check):
         # roles swapped: the answer under test in the reference slot, the gold answer(s) in the response slot
         second = render(ACCURACY_PROMPT_2, question=question, reference=delimit("reference", answer),
                         response=delimit("response", gold))
-        return [
-            ("response_vs_reference", VerdictRequest(check=self.name, instructions=ACCURACY_INSTRUCTIONS,
-                                                     prompt=first, options=ACCURACY_OPTIONS,
-                                                     prefer_reason=self.prefer_reason, max_tokens=200)),
-            ("reference_vs_response", VerdictRequest(check=self.name, instructions=ACCURACY_INSTRUCTIONS,
-                                                     prompt=second, options=ACCURACY_OPTIONS,
-                                                     prefer_reason=self.prefer_reason, max_tokens=200)),
-        ]
+        templates = [("response_vs_reference", first), ("reference_vs_response", second)]
+        return [(name, VerdictRequest(check=self.name, instructions=ACCURACY_INSTRUCTIONS, prompt=prompt,
+                                      options=ACCURACY_OPTIONS, prefer_reason=self.prefer_reason, max_tokens=200))
+                for name, prompt in templates[:2 if swap_roles else 1]]
 
     async def run(self, sample: Sample, judge: Judge) -> CheckResult:
         self.validate(sample)
-        ratings = await ask_ratings(judge, self.requests(sample))
+        ratings = await ask_ratings(judge, self.requests(sample, swap_roles=self.swaps_roles(judge)))
         return combine_ratings(self.name, ratings, prompt_hash=PROMPT_HASH,
                                details={"references": len(gold_answers(sample)), "judge_calls": len(ratings)})
 

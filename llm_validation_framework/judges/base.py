@@ -122,6 +122,10 @@ class Judge(ABC):
     #: a check that may ask either a rating or a yes/no question asks yes/no (small local models
     #: hedge on rating scales; API models follow the seed's rating templates)
     prefers_yes_no: bool = False
+    #: answer accuracy also asks its second template, the roles of answer and reference swapped (a
+    #: second call), and averages: the seed's bias check. Off for the small local model, which rates
+    #: the swapped template worse than chance on TruthfulQA rows (docs/reference-agents.md)
+    swapped_roles: bool = True
     #: the judge holds a model in this process (one copy per process; workers=N refuses it)
     in_process_model: bool = False
 

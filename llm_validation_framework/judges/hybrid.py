@@ -48,6 +48,7 @@ class HybridJudge(Judge):
         # since the API judge may decide
         self.evidence_chars = getattr(local, "evidence_chars", None)
         self.prefers_yes_no = getattr(local, "prefers_yes_no", False)
+        self.swapped_roles = getattr(local, "swapped_roles", True)
         self.in_process_model = getattr(local, "in_process_model", False)
 
     def borderline(self, score: float) -> bool:

@@ -76,8 +76,9 @@ DEFAULT_CALIBRATION: dict[str, Calibration] = {
     # the per-passage yes/no question (what this judge is asked, see prefers_yes_no), same 200 rows:
     # P(yes) 0.086 -> 0.5
     "context_relevance[yes/no]": Calibration(1.7378, 3.5334, "judge-dev relevance.jsonl, 200 rows (seed 7)"),
-    # 200 rows (seed 7) + 60 TruthfulQA rows (seed 3): raw 0.415 -> 0.5; BA@0.5 0.508 -> 0.611 cross-fitted
-    "answer_accuracy": Calibration(1.6869, 0.5773, "judge-dev answer_accuracy.jsonl, 260 rows (seeds 7, 3)"),
+    # template 1 only (what this judge is asked, see swapped_roles): 325 rows (seed 29, the peers
+    # benchmark's 240 rows left out): raw expected ratings sat in 0.40-0.55; raw 0.469 -> 0.5
+    "answer_accuracy": Calibration(3.3939, 0.4237, "judge-dev answer_accuracy.jsonl, 325 rows (seed 29), template 1"),
     # the support rows as (claim = response, premise passages = contexts), 160 rows (seed 7), both
     # templates: ratings sat in 0.30-0.46 for every row; raw 0.390 -> 0.5; BA@0.5 0.500 -> 0.667 cross-fitted
     "response_groundedness": Calibration(6.7298, 2.9976, "judge-dev support.jsonl, 160 rows (seed 7)"),
@@ -277,6 +278,8 @@ class LocalJudge(Judge):
         self.support_overlap_weight = support_overlap_weight
         #: this model reads a yes/no question better than a 0/1/2 rating (relevance AUC 0.84 vs 0.76)
         self.prefers_yes_no = True
+        #: answer accuracy asks one template: the swapped-roles one lowered this model's AUC
+        self.swapped_roles = False
         self.in_process_model = True
         self._model_path = model_path
         self._cache_dir = cache_dir
