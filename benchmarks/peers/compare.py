@@ -46,6 +46,8 @@ _PEERS: set[subprocess.Popen] = set()
 PEER_PYTHON = HERE / ".venv" / "bin" / "python"
 
 #: framework name -> (set, kind). "ours_*_http" judge through the server; "*_local" in-process.
+#: Answer accuracy asks the templates the judge prefers (LocalJudge: template 1 alone; an API judge:
+#: both, roles swapped); "_swap" forces both templates (swap_roles=True), "_one" template 1 alone.
 FRAMEWORKS: dict[str, tuple[str, str]] = {
     "ours_support_http": ("support", "ours"),
     "ours_support_local": ("support", "ours"),
@@ -54,12 +56,14 @@ FRAMEWORKS: dict[str, tuple[str, str]] = {
     "ragas_faithfulness": ("support", "peer"),
     "ragas_groundedness": ("support", "peer"),
     "ours_accuracy_http": ("answer_accuracy", "ours"),
+    "ours_accuracy_one_http": ("answer_accuracy", "ours"),
     "ours_accuracy_local": ("answer_accuracy", "ours"),
+    "ours_accuracy_swap_local": ("answer_accuracy", "ours"),
     "deepeval_geval_correctness": ("answer_accuracy", "peer"),
     "ragas_answer_accuracy": ("answer_accuracy", "peer"),
 }
 DEFAULT_FRAMEWORKS = ("ours_support_http", "ours_support_local", "deepeval_faithfulness", "ragas_faithfulness",
-                      "ragas_groundedness", "ours_accuracy_http", "ours_accuracy_local",
+                      "ragas_groundedness", "ours_accuracy_one_http", "ours_accuracy_local",
                       "deepeval_geval_correctness", "ragas_answer_accuracy")
 
 #: what each package costs to import (median of 5 fresh processes): label -> (which python, statement)
@@ -147,7 +151,8 @@ def our_check_and_judge(name: str, server: Server, args: argparse.Namespace):
     from llm_validation_framework.checks.response_groundedness import ResponseGroundednessCheck
     from llm_validation_framework.checks.support import SupportCheck
 
-    check = {"support": SupportCheck, "accuracy": AnswerAccuracyCheck,
+    swap_roles = True if "_swap_" in name else False if "_one_" in name else None
+    check = {"support": SupportCheck, "accuracy": lambda: AnswerAccuracyCheck(swap_roles=swap_roles),
              # explain_below=0: no extra per-sentence calls to name unsupported statements (score unchanged)
              "groundedness": lambda: ResponseGroundednessCheck(explain_below=0.0)}[name.split("_")[1]]()
     if name.endswith("_local") and args.fake:  # never load the real model in a plumbing run
@@ -289,13 +294,17 @@ def _records(out_dir: Path, key: str) -> list[dict[str, Any]]:
     return read_results(out_dir / f"{set_name}.{name}.jsonl")
 
 
-def common_rows(results: dict[str, Any], out_dir: Path) -> dict[str, Any]:
-    """Each framework re-scored on only the rows every framework of its set finished (same rows, fair)."""
+def _by_set(results: dict[str, Any]) -> dict[str, list[str]]:
     by_set: dict[str, list[str]] = {}
     for key in results["frameworks"]:
         by_set.setdefault(key.split("/", 1)[0], []).append(key)
+    return by_set
+
+
+def common_rows(results: dict[str, Any], out_dir: Path) -> dict[str, Any]:
+    """Each framework re-scored on only the rows every framework of its set finished (same rows, fair)."""
     common = {}
-    for set_name, keys in by_set.items():
+    for set_name, keys in _by_set(results).items():
         id_sets = [set(results["frameworks"][k].get("ids", [])) for k in keys]
         shared = set.intersection(*id_sets) if id_sets else set()
         for key in keys:
@@ -310,33 +319,54 @@ def _diff(value: float | None, interval: tuple[float, float] | list[float] | Non
     return f"{value:+.2f}" + (f" [{interval[0]:+.2f}, {interval[1]:+.2f}]" if interval else "")
 
 
+def _pair(set_name: str, key: str, reference: str, out_dir: Path) -> dict[str, Any]:
+    """``key`` beside ``reference`` on the rows both finished, with paired-bootstrap differences."""
+    ref_records = {r["id"]: r for r in _records(out_dir, reference)}
+    records = [r for r in _records(out_dir, key) if r["id"] in ref_records]
+    mine = [ref_records[r["id"]] for r in records]
+    entry = {"set": set_name, "framework": key.split("/", 1)[1], "reference": reference.split("/", 1)[1],
+             "rows": len(records)}
+    for side, recs in (("peer", records), ("ref", mine)):
+        summary = summarise(recs)
+        entry[f"{side}_ba"] = summary["ba_scored"]
+        entry[f"{side}_auc_eval"] = summary["auc"]
+        entry[f"{side}_auc_all"] = auc([(r["positive"], r["score"]) for r in recs if r["score"] is not None])
+        entry[f"{side}_unscored"] = summary["unscored"] + summary["unscored_calib"]
+    entry["difference"] = paired_bootstrap(records, mine)
+    return entry
+
+
 def pairwise_rows(results: dict[str, Any], out_dir: Path) -> list[dict[str, Any]]:
     """Each framework beside the set's best-covered one (ours in-process, in practice), on the rows
     both finished: usable while a slow peer has done only part of the sample."""
-    by_set: dict[str, list[str]] = {}
-    for key in results["frameworks"]:
-        by_set.setdefault(key.split("/", 1)[0], []).append(key)
     pairs = []
-    for set_name, keys in by_set.items():
+    for set_name, keys in _by_set(results).items():
         # ties go to ours in-process (the path users get with no server)
         reference = max(keys, key=lambda k: (len(results["frameworks"][k].get("ids", [])), k.endswith("_local")))
-        ref_records = {r["id"]: r for r in _records(out_dir, reference)}
-        for key in keys:
-            if key == reference:
-                continue
-            records = [r for r in _records(out_dir, key) if r["id"] in ref_records]
-            mine = [ref_records[r["id"]] for r in records]
-            entry = {"set": set_name, "framework": key.split("/", 1)[1], "reference": reference.split("/", 1)[1],
-                     "rows": len(records)}
-            for side, recs in (("peer", records), ("ref", mine)):
-                summary = summarise(recs)
-                entry[f"{side}_ba"] = summary["ba_scored"]
-                entry[f"{side}_auc_eval"] = summary["auc"]
-                entry[f"{side}_auc_all"] = auc([(r["positive"], r["score"]) for r in recs if r["score"] is not None])
-                entry[f"{side}_unscored"] = summary["unscored"] + summary["unscored_calib"]
-            entry["difference"] = paired_bootstrap(records, mine)
-            pairs.append(entry)
+        pairs += [_pair(set_name, key, reference, out_dir) for key in keys if key != reference]
     return pairs
+
+
+def best_peer_rows(results: dict[str, Any], out_dir: Path) -> list[dict[str, Any]]:
+    """Each of our frameworks beside the set's best peer: the issue's question. The best peer is the
+    one with the highest BA among the peers that finished the most evaluation rows."""
+    pairs = []
+    for set_name, keys in _by_set(results).items():
+        peers = [k for k in keys if not k.split("/", 1)[1].startswith("ours_")]
+        if not peers:
+            continue
+        summaries = results["frameworks"]
+        best = max(peers, key=lambda k: (summaries[k]["eval_rows"], summaries[k]["ba_scored"] or 0.0))
+        pairs += [_pair(set_name, key, best, out_dir) for key in keys if key not in peers]
+    return pairs
+
+
+def _pair_line(p: dict[str, Any]) -> str:
+    d = p.get("difference") or {}
+    return (f"| {p['set']} | {p['framework']} | {p['rows']} | {_fmt(p['peer_ba'])} | "
+            f"{_fmt(p['peer_auc_eval'])} | {_fmt(p['peer_auc_all'])} | {p['reference']} | "
+            f"{_fmt(p['ref_ba'])} | {_fmt(p['ref_auc_eval'])} | {_fmt(p['ref_auc_all'])} | "
+            f"{_diff(d.get('ba_diff'), d.get('ba_ci'))} | {_diff(d.get('auc_diff'), d.get('auc_ci'))} |")
 
 
 def table(results: dict[str, Any], *, which: str = "frameworks") -> str:
@@ -363,11 +393,15 @@ def table(results: dict[str, Any], *, which: str = "frameworks") -> str:
                   "| AUC: framework minus reference [95% CI] |",
                   "|---|---|---|---|---|---|---|---|---|---|---|---|"]
         for p in results["pairwise"]:
-            d = p.get("difference") or {}
-            lines.append(f"| {p['set']} | {p['framework']} | {p['rows']} | {_fmt(p['peer_ba'])} | "
-                         f"{_fmt(p['peer_auc_eval'])} | {_fmt(p['peer_auc_all'])} | {p['reference']} | "
-                         f"{_fmt(p['ref_ba'])} | {_fmt(p['ref_auc_eval'])} | {_fmt(p['ref_auc_all'])} | "
-                         f"{_diff(d.get('ba_diff'), d.get('ba_ci'))} | {_diff(d.get('auc_diff'), d.get('auc_ci'))} |")
+            lines.append(_pair_line(p))
+    if which == "frameworks" and results.get("best_peer"):
+        lines += ["", "Ours beside the set's best peer (highest BA among the peers that finished the most rows), "
+                      "on the rows both finished:", "",
+                  "| set | ours | rows both finished | BA | AUC (eval) | AUC (all rows) "
+                  "| best peer | its BA | its AUC (eval) | its AUC (all rows) | BA: ours minus peer [95% CI] "
+                  "| AUC: ours minus peer [95% CI] |",
+                  "|---|---|---|---|---|---|---|---|---|---|---|---|"]
+        lines += [_pair_line(p) for p in results["best_peer"]]
     if which == "frameworks" and results.get("imports"):
         lines += ["", "| import (median of 5 fresh processes) | seconds |", "|---|---|"]
         lines += [f"| {label} | {v['import_s_median']:.3f} |" for label, v in results["imports"].items()]
@@ -432,6 +466,7 @@ def main(argv: list[str] | None = None) -> int:
                 results["frameworks"][f"{set_name}/{name}"] = summary
         results["common_rows"] = common_rows(results, out_dir)
         results["pairwise"] = pairwise_rows(results, out_dir)
+        results["best_peer"] = best_peer_rows(results, out_dir)
         results_path.write_text(json.dumps(results, indent=2))
         (out_dir / "table.md").write_text(table(results))
         print(table(results))
@@ -513,6 +548,7 @@ def main(argv: list[str] | None = None) -> int:
         results["runs"].append(run_info)
         results["common_rows"] = common_rows(results, out_dir)
         results["pairwise"] = pairwise_rows(results, out_dir)
+        results["best_peer"] = best_peer_rows(results, out_dir)
         results_path.write_text(json.dumps(results, indent=2))
         server.close()
     (out_dir / "table.md").write_text(table(results))

@@ -109,3 +109,26 @@ def test_paired_bootstrap_finds_no_difference_between_equals_and_a_clear_one_aga
     worse = paired_bootstrap(recs(noise) + calib, recs(truth_like) + calib, iters=300)
     assert worse["ba_ci"][1] < 0
     assert paired_bootstrap(recs([None] * 4), recs([0.5] * 4))["n"] == 0
+
+
+def test_ours_are_compared_with_the_best_peer_among_the_most_covered(tmp_path):
+    import json
+
+    from common import summarise
+    from compare import best_peer_rows
+
+    def write(name, scores):
+        recs = [{"id": f"r{i}", "split": "calib" if i < 8 else "eval", "positive": i % 2 == 0, "score": s,
+                 "source": "x", "seconds": 1.0, "error": None} for i, s in enumerate(scores)]
+        (tmp_path / f"answer_accuracy.{name}.jsonl").write_text("".join(json.dumps(r) + "\n" for r in recs))
+        return recs
+
+    good = [0.9 if i % 2 == 0 else 0.1 for i in range(48)]
+    poor = [0.9 if i % 3 == 0 else 0.1 for i in range(48)]
+    frameworks = {"ours_accuracy_local": write("ours_accuracy_local", good),
+                  "ragas_answer_accuracy": write("ragas_answer_accuracy", poor),
+                  "deepeval_geval_correctness": write("deepeval_geval_correctness", good[:20])}  # best, few rows
+    results = {"frameworks": {f"answer_accuracy/{k}": summarise(v) for k, v in frameworks.items()}}
+    (pair,) = best_peer_rows(results, tmp_path)
+    assert pair["framework"] == "ours_accuracy_local" and pair["reference"] == "ragas_answer_accuracy"
+    assert pair["rows"] == 48 and pair["difference"]["ba_diff"] > 0
