@@ -102,7 +102,7 @@ def row_id(record: dict) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("preds", type=Path, nargs="+", help="judge_quality --out files, run with --calibration none")
+    parser.add_argument("preds", type=Path, nargs="+", help="judge_quality --out files, run with --calibration none (or any, with --from-probabilities)")
     parser.add_argument("--check", required=True, help="the check name the map is for (e.g. context_relevance)")
     parser.add_argument("--splits", type=int, default=20)
     parser.add_argument("--template", help="fit on this template's verdicts only (default: every template)")

@@ -369,6 +369,14 @@ def _pair_line(p: dict[str, Any]) -> str:
             f"{_diff(d.get('ba_diff'), d.get('ba_ci'))} | {_diff(d.get('auc_diff'), d.get('auc_ci'))} |")
 
 
+def _pair_table(title: str, first: str, second: str, minus: str, pairs: list[dict[str, Any]]) -> list[str]:
+    """A titled table of :func:`_pair` entries (``minus``: how the difference column reads)."""
+    return ["", title, "",
+            f"| set | {first} | rows both finished | BA | AUC (eval) | AUC (all rows) | {second} | its BA "
+            f"| its AUC (eval) | its AUC (all rows) | BA: {minus} [95% CI] | AUC: {minus} [95% CI] |",
+            "|---|---|---|---|---|---|---|---|---|---|---|---|", *map(_pair_line, pairs)]
+
+
 def table(results: dict[str, Any], *, which: str = "frameworks") -> str:
     lines = ["| set | framework | eval rows (scored) | calib rows | threshold | BA | BA, unscored = wrong | BA @0.5 "
              "| AUC | calls/row | prompt tok/row | completion tok/row | s/row | unscored/NaN/error (eval+calib) |",
@@ -386,22 +394,13 @@ def table(results: dict[str, Any], *, which: str = "frameworks") -> str:
         lines += ["", "Same rows only (the rows every framework of the set finished):", ""]
         lines += table(results, which="common_rows").splitlines()
     if which == "frameworks" and results.get("pairwise"):
-        lines += ["", "Beside the best-covered framework of the set, on the rows both finished (AUC, all rows = "
-                      "calibration + evaluation rows, no threshold):", "",
-                  "| set | framework | rows both finished | BA | AUC (eval) | AUC (all rows) "
-                  "| reference | its BA | its AUC (eval) | its AUC (all rows) | BA: framework minus reference [95% CI] "
-                  "| AUC: framework minus reference [95% CI] |",
-                  "|---|---|---|---|---|---|---|---|---|---|---|---|"]
-        for p in results["pairwise"]:
-            lines.append(_pair_line(p))
+        lines += _pair_table("Beside the best-covered framework of the set, on the rows both finished (AUC, all "
+                             "rows = calibration + evaluation rows, no threshold):",
+                             "framework", "reference", "framework minus reference", results["pairwise"])
     if which == "frameworks" and results.get("best_peer"):
-        lines += ["", "Ours beside the set's best peer (highest BA among the peers that finished the most rows), "
-                      "on the rows both finished:", "",
-                  "| set | ours | rows both finished | BA | AUC (eval) | AUC (all rows) "
-                  "| best peer | its BA | its AUC (eval) | its AUC (all rows) | BA: ours minus peer [95% CI] "
-                  "| AUC: ours minus peer [95% CI] |",
-                  "|---|---|---|---|---|---|---|---|---|---|---|---|"]
-        lines += [_pair_line(p) for p in results["best_peer"]]
+        lines += _pair_table("Ours beside the set's best peer (highest BA among the peers that finished the most "
+                             "rows), on the rows both finished:", "ours", "best peer", "ours minus peer",
+                             results["best_peer"])
     if which == "frameworks" and results.get("imports"):
         lines += ["", "| import (median of 5 fresh processes) | seconds |", "|---|---|"]
         lines += [f"| {label} | {v['import_s_median']:.3f} |" for label, v in results["imports"].items()]
