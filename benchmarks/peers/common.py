@@ -10,6 +10,7 @@ import hashlib
 import json
 import math
 import random
+import sys
 import time
 import urllib.request
 from collections import defaultdict
@@ -136,6 +137,37 @@ class Budget:
 
     def exhausted(self) -> bool:
         return self.deadline is not None and time.monotonic() >= self.deadline
+
+
+class Progress:
+    """A line on stderr at most every ``every_s`` seconds while rows run: done of total, errors,
+    seconds per row this run, and the time left at that pace (hours-long peer runs are not silent)."""
+
+    def __init__(self, name: str, total: int, done: int, *, every_s: float = 60.0, stream: Any = None,
+                 clock: Any = time.monotonic) -> None:
+        self.name, self.total, self.done, self.every_s = name, total, done, every_s
+        self.stream, self.clock = stream, clock
+        self.ran = self.errors = 0
+        self.seconds = 0.0
+        self.last = clock()
+
+    def row(self, seconds: float, error: str | None) -> None:
+        self.ran += 1
+        self.done += 1
+        self.seconds += seconds
+        self.errors += error is not None
+        now = self.clock()
+        if now - self.last >= self.every_s or self.done >= self.total:
+            self.last = now
+            print(self.line(), file=self.stream or sys.stderr, flush=True)
+
+    def line(self) -> str:
+        pace = self.seconds / self.ran if self.ran else None
+        text = (f"  {self.name}: {self.done}/{self.total} rows ({self.ran} this run, {self.errors} errored)")
+        if pace is not None:
+            left = max(0, self.total - self.done) * pace
+            text += f", {pace:.1f} s/row, about {int(left // 3600)}h{int(left % 3600 // 60):02d}m left"
+        return text
 
 
 # --- scoring: the same rules for every framework -----------------------------------------

@@ -36,7 +36,7 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(ROOT))
-from common import (PEER_ENV, SETS, Budget, auc, client_model, load_rows, paired_bootstrap,  # noqa: E402
+from common import (PEER_ENV, SETS, Budget, Progress, auc, client_model, load_rows, paired_bootstrap,  # noqa: E402
                     read_results, record, sample_rows, server_stats, sha256_file, stats_delta, summarise)
 
 DATA = ROOT.parent / "shared" / "data" / "judge-dev"
@@ -191,6 +191,7 @@ async def run_ours(name: str, set_name: str, items: list[dict[str, Any]], out: P
     done = {r["id"] for r in read_results(out)}
     check, judge = our_check_and_judge(name, server, args)
     budget = Budget(args.budget_s)
+    progress = Progress(name, len(items), sum(item["row"]["id"] in done for item in items))
     with open(out, "a", encoding="utf-8") as sink:
         for item in items:
             row, split = item["row"], item["split"]
@@ -224,6 +225,7 @@ async def run_ours(name: str, set_name: str, items: list[dict[str, Any]], out: P
             sink.write(json.dumps(record(row, split, set_name, score=score, error=error, seconds=seconds,
                                          counts=counts)) + "\n")
             sink.flush()
+            progress.row(seconds, error)
 
 
 def run_peer(name: str, set_name: str, rows_file: Path, out: Path, server: Server, args: argparse.Namespace) -> None:

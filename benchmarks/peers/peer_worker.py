@@ -22,7 +22,7 @@ import traceback
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from common import PEER_ENV, Budget, read_results, record, server_stats, stats_delta  # noqa: E402
+from common import PEER_ENV, Budget, Progress, read_results, record, server_stats, stats_delta  # noqa: E402
 
 for _key, _value in PEER_ENV.items():
     os.environ.setdefault(_key, _value)
@@ -109,6 +109,7 @@ async def run(args: argparse.Namespace) -> int:
     items = [json.loads(line) for line in Path(args.rows).read_text().splitlines() if line.strip()]
     score = build(args.metric, args.base_url, args.model)
     budget = Budget(args.budget_s)
+    progress = Progress(args.metric, len(items), sum(item["row"]["id"] in done for item in items))
     with open(out, "a", encoding="utf-8") as sink:
         for item in items:
             row, split = item["row"], item["split"]
@@ -134,6 +135,7 @@ async def run(args: argparse.Namespace) -> int:
             sink.write(json.dumps(record(row, split, args.set, score=value, error=error, seconds=seconds,
                                          counts=counts)) + "\n")
             sink.flush()
+            progress.row(seconds, error)
     return 0
 
 

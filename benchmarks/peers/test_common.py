@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from common import (auc, balanced_accuracy, choose_threshold, load_rows,  # noqa: E402
+from common import (Progress, auc, balanced_accuracy, choose_threshold, load_rows,  # noqa: E402
                     sample_rows, summarise)
 
 DATA = Path(__file__).resolve().parents[3] / "shared" / "data" / "judge-dev"
@@ -132,3 +132,23 @@ def test_ours_are_compared_with_the_best_peer_among_the_most_covered(tmp_path):
     (pair,) = best_peer_rows(results, tmp_path)
     assert pair["framework"] == "ours_accuracy_local" and pair["reference"] == "ragas_answer_accuracy"
     assert pair["rows"] == 48 and pair["difference"]["ba_diff"] > 0
+
+
+def test_progress_prints_at_most_every_interval_and_at_the_end_with_pace_and_time_left():
+    import io
+
+    now = [0.0]
+    stream = io.StringIO()
+    progress = Progress("peer", total=10, done=4, every_s=60, stream=stream, clock=lambda: now[0])
+    now[0] = 30
+    progress.row(30.0, None)           # 30 s after the start: quiet
+    assert stream.getvalue() == ""
+    now[0] = 90
+    progress.row(60.0, "timeout")      # 90 s: a line; 2 rows in 90 s, 4 rows left
+    assert stream.getvalue().splitlines() == [
+        "  peer: 6/10 rows (2 this run, 1 errored), 45.0 s/row, about 0h03m left"]
+    for _ in range(4):
+        now[0] += 1
+        progress.row(1.0, None)
+    assert stream.getvalue().splitlines()[-1].startswith("  peer: 10/10 rows (6 this run, 1 errored)")
+    assert len(stream.getvalue().splitlines()) == 2  # the last row always reports, the ones between do not
