@@ -8,6 +8,10 @@ llm_factory) instead of loading its own copy. Endpoints::
     POST /v1/chat/completions   messages, max_tokens / max_completion_tokens, temperature, top_p,
                                 seed, stop, n, logprobs + top_logprobs, response_format
                                 (text / json_object / json_schema), stream (one chunk)
+    POST /v1/completions        a raw prompt (text completion, llama.cpp's reply shape), max_tokens,
+                                temperature, top_p, seed, stop, n_probs (top tokens of each
+                                position): what ``LocalJudge(api_base=...)`` sends, so a shared
+                                server gives the in-process judge's very prompts and verdicts
     GET  /v1/models             the one model served
     GET  /health                {"status": "ok"}
     GET  /stats                 calls, prompt/completion tokens, errors since start or last reset,
@@ -43,7 +47,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 __all__ = ["ChatBackend", "ModelServer", "ServeError", "ServerStats", "XllamacppChatBackend", "add_arguments",
-           "main", "run_from_args", "serve", "validate_chat_request"]
+           "main", "run_from_args", "serve", "validate_chat_request", "validate_completion_request"]
 
 log = logging.getLogger(__name__)
 
@@ -63,6 +67,8 @@ _FORWARDED = ("messages", "max_tokens", "temperature", "top_p", "seed", "stop", 
               "response_format", "presence_penalty", "frequency_penalty", "logit_bias", "tools", "tool_choice",
               "grammar", "json_schema")
 _RESPONSE_FORMATS = ("text", "json_object", "json_schema")
+#: text-completion fields handed to the backend (after validation)
+_COMPLETION_FORWARDED = ("prompt", "max_tokens", "temperature", "top_p", "seed", "stop", "n_probs")
 
 
 class ServeError(Exception):
@@ -85,12 +91,15 @@ class ChatBackend(Protocol):
     def chat(self, body: dict[str, Any]) -> dict[str, Any]:
         """One OpenAI chat.completion for ``body`` (n == 1, no streaming); raise ServeError to refuse."""
 
+    # optional: ``complete(body) -> dict``, one text completion (llama.cpp's /completion reply);
+    # without it POST /v1/completions answers 404
+
 
 @dataclass
 class ServerStats:
     """What the server did since it started or since the last reset."""
 
-    requests: int = 0          #: chat-completion HTTP requests answered (any status)
+    requests: int = 0          #: chat- and text-completion HTTP requests answered (any status)
     completions: int = 0       #: model generations (a request with n=3 makes three)
     errors: int = 0            #: requests answered with a 4xx/5xx status
     prompt_tokens: int = 0
@@ -124,14 +133,8 @@ def validate_chat_request(body: Any, *, default_max_tokens: int = DEFAULT_MAX_TO
     request["messages"] = [_flatten_message(m) for m in messages]
     if "max_tokens" not in request and body.get("max_completion_tokens") is not None:
         request["max_tokens"] = body["max_completion_tokens"]
-    max_tokens = request.setdefault("max_tokens", default_max_tokens)
-    if isinstance(max_tokens, bool) or not isinstance(max_tokens, int) or max_tokens < 1:
-        raise ServeError(f"'max_tokens' must be a positive integer, got {max_tokens!r}", param="max_tokens")
-    for name, low, high in (("temperature", 0.0, 2.0), ("top_p", 0.0, 1.0)):
-        value = request.get(name)
-        if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float))
-                                  or not low <= value <= high):
-            raise ServeError(f"'{name}' must be a number from {low} to {high}, got {value!r}", param=name)
+    request.setdefault("max_tokens", default_max_tokens)
+    _check_sampling(request)
     top = request.get("top_logprobs")
     if top is not None and (isinstance(top, bool) or not isinstance(top, int) or not 0 <= top <= 20):
         raise ServeError(f"'top_logprobs' must be an integer from 0 to 20, got {top!r}", param="top_logprobs")
@@ -153,6 +156,49 @@ def validate_chat_request(body: Any, *, default_max_tokens: int = DEFAULT_MAX_TO
     if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= MAX_N:
         raise ServeError(f"'n' must be an integer from 1 to {MAX_N}, got {n!r}", param="n")
     return request, n
+
+
+def _check_sampling(request: Mapping[str, Any]) -> None:
+    max_tokens = request["max_tokens"]
+    if isinstance(max_tokens, bool) or not isinstance(max_tokens, int) or max_tokens < 1:
+        raise ServeError(f"'max_tokens' must be a positive integer, got {max_tokens!r}", param="max_tokens")
+    for name, low, high in (("temperature", 0.0, 2.0), ("top_p", 0.0, 1.0)):
+        value = request.get(name)
+        if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float))
+                                  or not low <= value <= high):
+            raise ServeError(f"'{name}' must be a number from {low} to {high}, got {value!r}", param=name)
+
+
+def validate_completion_request(body: Any, *, default_max_tokens: int = DEFAULT_MAX_TOKENS) -> dict[str, Any]:
+    """The backend request for a text completion, or a ServeError naming the bad field and the fix."""
+    if not isinstance(body, Mapping):
+        raise ServeError("the request body must be a JSON object with a 'prompt' string")
+    prompt = body.get("prompt")
+    if isinstance(prompt, list) and len(prompt) == 1 and isinstance(prompt[0], str):
+        prompt = prompt[0]  # OpenAI allows a list of prompts; one is the most this server answers at once
+    if not isinstance(prompt, str) or not prompt:
+        raise ServeError("'prompt' must be a non-empty string (one prompt per request)", param="prompt")
+    if body.get("n") not in (None, 1):
+        raise ServeError(f"'n' must be 1 for a text completion, got {body.get('n')!r}", param="n")
+    if body.get("stream"):
+        raise ServeError("'stream' is not supported for text completions: leave it out", param="stream")
+    request = {key: body[key] for key in _COMPLETION_FORWARDED if key in body and body[key] is not None}
+    request["prompt"] = prompt
+    # OpenAI's legacy ``logprobs: k`` (top k tokens of each position) means llama.cpp's n_probs
+    logprobs = body.get("logprobs")
+    if logprobs is not None and "n_probs" not in request:
+        request["n_probs"] = logprobs
+    request.setdefault("max_tokens", default_max_tokens)
+    _check_sampling(request)
+    n_probs = request.get("n_probs")
+    if n_probs is not None and (isinstance(n_probs, bool) or not isinstance(n_probs, int) or not 0 <= n_probs <= 20):
+        raise ServeError(f"'n_probs' (or 'logprobs') must be an integer from 0 to 20, got {n_probs!r}",
+                         param="n_probs")
+    stop = request.get("stop")
+    if stop is not None and not (isinstance(stop, str) or (isinstance(stop, list)
+                                                            and all(isinstance(x, str) for x in stop))):
+        raise ServeError("'stop' must be a string or a list of strings", param="stop")
+    return request
 
 
 def _flatten_message(message: Mapping[str, Any]) -> dict[str, Any]:
@@ -245,6 +291,20 @@ class ModelServer:
     def chat(self, body: Any) -> dict[str, Any]:
         """Answer one chat-completion request body (the HTTP handler's core; usable without HTTP)."""
         request, n = validate_chat_request(body, default_max_tokens=self.default_max_tokens)
+        return self._generate(self.backend.chat, request, n, body, "chat.completion", "chatcmpl")
+
+    def complete(self, body: Any) -> dict[str, Any]:
+        """Answer one text-completion request body (a raw prompt; llama.cpp's reply shape)."""
+        complete = getattr(self.backend, "complete", None)
+        if complete is None:
+            raise ServeError("this server's backend answers chat completions only: POST /v1/chat/completions",
+                             status=404, kind="not_found")
+        request = validate_completion_request(body, default_max_tokens=self.default_max_tokens)
+        return self._generate(complete, request, 1, body, "text_completion", "cmpl")
+
+    def _generate(self, call: Any, request: dict[str, Any], n: int, body: Any, kind: str,
+                  id_prefix: str) -> dict[str, Any]:
+        """``n`` generations of ``request`` through ``call``, one model slot each, counted in /stats."""
         model = request_model(body)
         choices: list[dict[str, Any]] = []
         prompt_tokens = completion_tokens = 0
@@ -253,7 +313,7 @@ class ModelServer:
             with self._model_slots:
                 started = time.perf_counter()
                 try:
-                    reply = self.backend.chat(dict(request))
+                    reply = call(dict(request))
                 finally:
                     self._count(model, busy_seconds=time.perf_counter() - started)
             if not isinstance(reply, Mapping) or not isinstance(reply.get("choices"), list) or not reply["choices"]:
@@ -275,8 +335,8 @@ class ModelServer:
             choice["index"] = index
             choices.append(choice)
         return {
-            "id": str(reply.get("id") or f"chatcmpl-{uuid.uuid4().hex[:24]}"),
-            "object": "chat.completion",
+            "id": str(reply.get("id") or f"{id_prefix}-{uuid.uuid4().hex[:24]}"),
+            "object": kind,
             "created": int(reply.get("created") or time.time()),
             "model": body.get("model") or self.backend.model_id,
             "choices": choices,
@@ -376,30 +436,41 @@ class _Handler(BaseHTTPRequestHandler):
             return
         if path in ("/v1/chat/completions", "/chat/completions"):
             self._chat(body)
+        elif path in ("/v1/completions", "/completions"):
+            self._answer(body, self.app.complete)
         elif path == "/stats/reset":
             self._send(200, self.app.stats(reset=True))
         else:
             self._send(404, ServeError(f"no route POST {path}", status=404, kind="not_found").body())
 
     def _chat(self, body: Any) -> None:
-        model = request_model(body)
-        self.app._count(model, requests=1)
-        try:
-            reply = self.app.chat(body)
-        except ServeError as exc:
-            self.app._count(model, errors=1)
-            self._send(exc.status, exc.body())
-            return
-        except Exception as exc:  # the backend crashed: answer 500, keep serving
-            log.exception("the model backend failed")
-            self.app._count(model, errors=1)
-            self._send(500, ServeError(f"the model backend failed: {type(exc).__name__}: {exc}", status=500,
-                                       kind="server_error").body())
+        reply = self._answer(body, self.app.chat, send=False)
+        if reply is None:
             return
         if isinstance(body, Mapping) and body.get("stream"):
             self._stream(reply, include_usage=bool((body.get("stream_options") or {}).get("include_usage")))
         else:
             self._send(200, reply)
+
+    def _answer(self, body: Any, generate: Any, *, send: bool = True) -> dict[str, Any] | None:
+        """Run ``generate(body)``, counting the request; errors are answered here (None returned)."""
+        model = request_model(body)
+        self.app._count(model, requests=1)
+        try:
+            reply = generate(body)
+        except ServeError as exc:
+            self.app._count(model, errors=1)
+            self._send(exc.status, exc.body())
+            return None
+        except Exception as exc:  # the backend crashed: answer 500, keep serving
+            log.exception("the model backend failed")
+            self.app._count(model, errors=1)
+            self._send(500, ServeError(f"the model backend failed: {type(exc).__name__}: {exc}", status=500,
+                                       kind="server_error").body())
+            return None
+        if send:
+            self._send(200, reply)
+        return reply
 
     def _stream(self, reply: dict[str, Any], *, include_usage: bool) -> None:
         """Server-sent events: the whole answer as one delta chunk per choice, then [DONE]."""
@@ -484,13 +555,18 @@ class XllamacppChatBackend:
         self.load_seconds = getattr(self._backend, "load_seconds", None)
 
     def chat(self, body: dict[str, Any]) -> dict[str, Any]:
+        return self._call(getattr(self._backend, "chat", None) or self._backend._server.handle_chat_completions, body)
+
+    def complete(self, body: dict[str, Any]) -> dict[str, Any]:
+        return self._call(self._backend._server.handle_completions, body)
+
+    def _call(self, call: Any, body: dict[str, Any]) -> dict[str, Any]:
         body = {**body, "cache_prompt": True}
-        chat = getattr(self._backend, "chat", None) or self._backend._server.handle_chat_completions
         # one slot: share the lock of an in-process LocalJudge on the same model (one call at a time);
         # several: llama.cpp schedules the concurrent requests over its slots itself
         try:
             with self._backend.lock if self.parallel == 1 else contextlib.nullcontext():
-                reply = chat(body)
+                reply = call(body)
         except (RuntimeError, ValueError) as exc:  # llama.cpp reports a bad request by raising
             text = str(exc)
             status = 400 if any(w in text.lower() for w in ("context", "exceed", "invalid", "grammar")) else 500

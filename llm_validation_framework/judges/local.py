@@ -27,6 +27,7 @@ worker thread one at a time (a lock per model), so any number of concurrent eval
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import math
 import os
@@ -43,8 +44,8 @@ from ..usage import Usage
 from .base import Judge, Verdict, VerdictRequest, expected_score
 from .local_model import DEFAULT_MODEL_NAME, MODEL_PATH_ENV, resolve_model_path
 
-__all__ = ["DEFAULT_CALIBRATION", "Calibration", "Completion", "LocalBackend", "LocalJudge", "build_chat_prompt",
-           "calibrate", "label_probabilities"]
+__all__ = ["DEFAULT_CALIBRATION", "Calibration", "Completion", "LocalBackend", "LocalJudge", "ServedBackend",
+           "build_chat_prompt", "calibrate", "label_probabilities"]
 
 _INSTALL_HINT = "pip install 'llm_validation_framework[local]'  (or: pip install xllamacpp)"
 #: chat-template control tokens untrusted text must never be able to emit
@@ -229,17 +230,100 @@ class XllamacppBackend:
         reply = self._server.handle_completions(body)
         if isinstance(reply, (str, bytes)):
             reply = json.loads(reply)
-        if not isinstance(reply, Mapping) or "choices" not in reply:
-            message = reply.get("error", reply) if isinstance(reply, Mapping) else reply
-            raise JudgeCallError(f"the local model failed: {message}")
+        return completion_from_reply(reply, "the local model")
+
+
+def completion_from_reply(reply: Any, who: str) -> Completion:
+    """A llama.cpp text-completion reply (``n_probs`` set) as a Completion; JudgeCallError if it is none."""
+    if not isinstance(reply, Mapping) or not isinstance(reply.get("choices"), list) or not reply["choices"]:
+        message = reply.get("error", reply) if isinstance(reply, Mapping) else reply
+        raise JudgeCallError(f"{who} failed: {message}")
+    try:
         choice = reply["choices"][0]
         content = (choice.get("logprobs") or {}).get("content") or []
-        top = [(item["token"], float(item["logprob"])) for item in (content[0].get("top_logprobs", []) if content else [])]
+        top = [(item["token"], float(item["logprob"]))
+               for item in (content[0].get("top_logprobs", []) if content else [])]
         usage = reply.get("usage") or {}
         timings = reply.get("timings") or {}
         return Completion(text=choice.get("text", ""), top=top, prompt_tokens=int(usage.get("prompt_tokens", 0)),
                           completion_tokens=int(usage.get("completion_tokens", 0)),
-                          cached_tokens=int(timings.get("cache_n", 0)))
+                          cached_tokens=int(timings.get("cache_n", 0) or 0))
+    except (AttributeError, KeyError, TypeError, ValueError, IndexError) as exc:
+        raise JudgeCallError(f"{who} sent a completion of an unexpected shape ({type(exc).__name__}: {exc}); "
+                             "is it `lvf serve` (or a llama.cpp server) of version 0.1 or later?") from None
+
+
+class ServedBackend:
+    """The model of an ``lvf serve`` process, reached over HTTP (stdlib only: no litellm, no model here).
+
+    It sends the very prompts an in-process LocalJudge would, to ``POST {api_base}/completions``,
+    and reads the same top-token probabilities back, so verdicts, calibration and usage match
+    the in-process judge while one loaded model serves many processes. Requests are not
+    serialised here: the server schedules them over its slots.
+    """
+
+    def __init__(self, api_base: str, *, api_key: str | None = None, timeout_s: float = 600.0,
+                 model: str | None = None) -> None:
+        if not isinstance(api_base, str) or not api_base.startswith(("http://", "https://")):
+            raise ConfigError(f"api_base must be the server's URL such as 'http://127.0.0.1:8765/v1', got {api_base!r}")
+        if isinstance(timeout_s, bool) or not isinstance(timeout_s, (int, float)) or not timeout_s > 0:
+            raise ConfigError(f"timeout_s must be a positive number of seconds, got {timeout_s!r}")
+        self.api_base = api_base.rstrip("/")
+        self.timeout_s = float(timeout_s)
+        self._api_key = api_key
+        #: the server schedules concurrent requests itself (one slot or several)
+        self.lock = contextlib.nullcontext()
+        self.name = model or self._served_model()
+
+    def __repr__(self) -> str:  # never the key
+        return f"ServedBackend(api_base={self.api_base!r}, model={self.name!r})"
+
+    def _served_model(self) -> str:
+        reply = self._request("GET", "/models", None, timeout_s=min(self.timeout_s, 10.0))
+        try:
+            return str(reply["data"][0]["id"]).lower()
+        except (KeyError, IndexError, TypeError):
+            raise JudgeCallError(f"{self.api_base}/models lists no model: is this an `lvf serve` server?") from None
+
+    def complete(self, prompt: str, *, max_tokens: int, n_probs: int, stop: Sequence[str] = ()) -> Completion:
+        body: dict[str, Any] = {"model": self.name, "prompt": prompt, "max_tokens": max_tokens, "n_probs": n_probs,
+                                "temperature": 0.0}
+        if stop:
+            body["stop"] = list(stop)
+        return completion_from_reply(self._request("POST", "/completions", body, timeout_s=self.timeout_s),
+                                     f"the model server at {self.api_base}")
+
+    def _request(self, method: str, path: str, body: dict[str, Any] | None, *, timeout_s: float) -> Any:
+        import urllib.error
+        import urllib.request
+
+        headers = {"Content-Type": "application/json"}
+        if self._api_key:
+            headers["Authorization"] = f"Bearer {self._api_key}"
+        data = None if body is None else json.dumps(body).encode()
+        request = urllib.request.Request(self.api_base + path, data=data, method=method, headers=headers)
+        try:
+            with urllib.request.urlopen(request, timeout=timeout_s) as response:
+                return json.loads(response.read())
+        except urllib.error.HTTPError as exc:
+            try:
+                detail = json.loads(exc.read()).get("error", {}).get("message")
+            except Exception:  # noqa: BLE001 - the status alone then
+                detail = None
+            hint = (" (the server predates text completions: upgrade llm_validation_framework there)"
+                    if exc.code == 404 and path == "/completions" else "")
+            raise JudgeCallError(f"the model server at {self.api_base} answered {method} {path} with HTTP "
+                                 f"{exc.code}: {detail or exc.reason}{hint}") from None
+        except (urllib.error.URLError, OSError) as exc:
+            reason = getattr(exc, "reason", exc)
+            if isinstance(reason, TimeoutError) or isinstance(exc, TimeoutError):
+                raise JudgeCallError(f"the model server at {self.api_base} did not answer {method} {path} within "
+                                     f"{timeout_s:g}s") from None
+            raise JudgeCallError(f"no model server answers at {self.api_base} ({reason}). Fix: start one with "
+                                 "`lvf serve` (it prints its URL), or drop api_base to load the model in this "
+                                 "process") from None
+        except ValueError as exc:  # not JSON
+            raise JudgeCallError(f"the model server at {self.api_base} sent a reply that is not JSON: {exc}") from None
 
 
 _backends: dict[tuple[str, int, int, int], XllamacppBackend] = {}
@@ -264,7 +348,8 @@ class LocalJudge(Judge):
                  support_overlap_weight: float = 0.5,
                  calibration: Mapping[str, Calibration | tuple[float, float]] | None | str = "default",
                  cache_dir: str | os.PathLike | None = None,
-                 settings: object | None = None, backend: LocalBackend | None = None) -> None:
+                 settings: object | None = None, backend: LocalBackend | None = None,
+                 api_base: str | None = None, api_key: str | None = None, timeout_s: float = 600.0) -> None:
         if n_ctx < 512:
             raise ValueError(f"n_ctx={n_ctx} is too small for a judge prompt: use 512 or more (default 4096)")
         self.n_ctx = n_ctx
@@ -280,7 +365,13 @@ class LocalJudge(Judge):
         self.prefers_yes_no = True
         #: answer accuracy asks one template: the swapped-roles one lowered this model's AUC
         self.swapped_roles = False
-        self.in_process_model = True
+        if api_base is not None and backend is not None:
+            raise ConfigError("give LocalJudge either api_base (a running `lvf serve`) or backend, not both")
+        if api_base is not None:  # the model of a running `lvf serve`: same prompts, read over HTTP
+            backend = ServedBackend(api_base, api_key=api_key or os.environ.get("LVF_SERVE_API_KEY") or None,
+                                    timeout_s=timeout_s)
+        #: loads the model into this process (False when it is served by `lvf serve`)
+        self.in_process_model = not isinstance(backend, ServedBackend)
         self._model_path = model_path
         self._cache_dir = cache_dir
         self._settings = settings
@@ -324,10 +415,14 @@ class LocalJudge(Judge):
             "model_path": getattr(settings, "local_model_path", None),
             "cache_dir": getattr(settings, "cache_dir", None),
         }
-        for attr, arg in (("local_n_ctx", "n_ctx"), ("local_n_threads", "n_threads"), ("local_reasons", "reasons")):
+        for attr, arg in (("local_n_ctx", "n_ctx"), ("local_n_threads", "n_threads"), ("local_reasons", "reasons"),
+                          ("api_base", "api_base")):
             value = getattr(settings, attr, None)
             if value is not None:
                 kwargs[arg] = value
+        origin = getattr(settings, "origin", None)
+        if kwargs.get("api_base") and callable(origin) and origin("timeout_s") != "default":
+            kwargs["timeout_s"] = settings.timeout_s  # the default (60 s) is an API's; a shared CPU queues longer
         kwargs.update(overrides)
         return cls(settings=settings, **kwargs)
 
@@ -357,7 +452,22 @@ class LocalJudge(Judge):
         return int((self.n_ctx - 256 - (self.reason_tokens if self.reasons else 0)) * _CHARS_PER_TOKEN)
 
     def describe(self) -> dict[str, Any]:
-        return {"judge": type(self).__name__, "model": self.name, "n_ctx": self.n_ctx, "reasons": self.reasons}
+        described = {"judge": type(self).__name__, "model": self.name, "n_ctx": self.n_ctx, "reasons": self.reasons}
+        if isinstance(self._backend, ServedBackend):
+            described["api_base"] = self._backend.api_base
+        return described
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Picklable when served (``--workers``): the lock is rebuilt; an in-process model never travels."""
+        state = dict(self.__dict__)
+        state["_lock"] = None
+        if not isinstance(state.get("_backend"), ServedBackend):
+            state["_backend"] = None
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._lock = threading.Lock()
 
     # -- verdicts ----------------------------------------------------------------------------
 

@@ -75,7 +75,7 @@ def check_workers(workers: int, agents: Any, judge: Any, rag: Any) -> bytes:
     if getattr(judge, "in_process_model", False):
         raise ConfigError(f"workers={workers} would load the local model once per process (memory x {workers}) "
                           "while its calls share the same CPU anyway: use workers=1 with the local judge "
-                          "(or `lvf serve` and --api-base to share one loaded model)")
+                          "(or start `lvf serve` and add --api-base URL: the workers then share its one loaded model)")
     try:
         return pickle.dumps(judge)
     except Exception as exc:  # noqa: BLE001 - any reason a judge cannot cross a process boundary

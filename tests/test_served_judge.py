@@ -1,0 +1,210 @@
+"""LocalJudge(api_base=...): the in-process judge's prompts and verdicts, with the model in `lvf serve`.
+
+Over a real socket: ModelServer with a fake text-completion backend (no model); one slow test
+compares served and in-process verdicts of the real model.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import math
+import pickle
+import socket
+import threading
+
+import pytest
+
+from llm_validation_framework.errors import ConfigError, JudgeCallError
+from llm_validation_framework.judges import make_judge
+from llm_validation_framework.judges.base import VerdictRequest
+from llm_validation_framework.judges.local import (DEFAULT_CALIBRATION, Completion, LocalJudge, ServedBackend,
+                                                   build_chat_prompt)
+from llm_validation_framework.judges.local_model import DEFAULT_MODEL_NAME
+from llm_validation_framework.serve import ModelServer, validate_completion_request
+
+YES_NO = {"yes": 1.0, "no": 0.0}
+
+
+def p_yes_of(prompt: str) -> float:
+    """A deterministic 'model': P(yes) grows with the number of words in the prompt."""
+    return 0.05 + 0.9 * ((len(prompt.split()) % 10) / 10)
+
+
+def llama_reply(prompt: str, n_probs: int) -> dict:
+    p = p_yes_of(prompt)
+    top = [{"token": "Yes", "logprob": math.log(p)}, {"token": " no", "logprob": math.log(1 - p)}][:max(n_probs, 1)]
+    return {"choices": [{"text": "Yes" if p >= 0.5 else "No", "index": 0,
+                         "logprobs": {"content": [{"token": top[0]["token"], "logprob": top[0]["logprob"],
+                                                   "top_logprobs": top}]}}],
+            "usage": {"prompt_tokens": len(prompt.split()), "completion_tokens": 1}, "timings": {"cache_n": 3}}
+
+
+class TextBackend:
+    """A fake lvf-serve backend that answers text completions the way llama.cpp does."""
+
+    def __init__(self, model_id: str = "fake-model") -> None:
+        self.model_id = model_id
+        self.bodies: list[dict] = []
+
+    def chat(self, body: dict) -> dict:  # pragma: no cover - not used here
+        raise AssertionError("the served LocalJudge must not use chat completions")
+
+    def complete(self, body: dict) -> dict:
+        self.bodies.append(body)
+        return llama_reply(body["prompt"], body.get("n_probs", 0))
+
+
+class InProcess:
+    """The same fake 'model' as an in-process LocalJudge backend."""
+
+    name = "fake-model"
+    lock = threading.Lock()
+
+    def complete(self, prompt, *, max_tokens, n_probs, stop=()):
+        reply = llama_reply(prompt, n_probs)
+        top = [(t["token"], t["logprob"]) for t in reply["choices"][0]["logprobs"]["content"][0]["top_logprobs"]]
+        return Completion(text=reply["choices"][0]["text"], top=top, prompt_tokens=reply["usage"]["prompt_tokens"],
+                          completion_tokens=1, cached_tokens=3)
+
+
+def request(prompt: str, check: str = "support") -> VerdictRequest:
+    return VerdictRequest(check=check, instructions="Judge it.", prompt=prompt, options=YES_NO, prefer_reason=False)
+
+
+@pytest.fixture()
+def served():
+    backend = TextBackend()
+    with ModelServer(backend, port=0) as server:
+        yield server, backend
+
+
+def test_served_verdicts_equal_the_in_process_ones_and_the_server_gets_the_very_prompt(served):
+    server, backend = served
+    remote = LocalJudge(api_base=server.base_url)
+    local = LocalJudge(backend=InProcess())
+    assert remote.name == local.name == "local/fake-model" and not remote.in_process_model
+    for words in ("a b c", "one two three four five six seven", "x"):
+        req = request(f"<claim>\n{words}\n</claim>")
+        got, want = asyncio.run(remote.verdict(req)), asyncio.run(local.verdict(req))
+        assert (got.label, got.probabilities, got.usage) == (want.label, want.probabilities, want.usage)
+        assert got.score == pytest.approx(want.score) and got.method == "logprobs"
+        sent = backend.bodies[-1]
+        assert sent["prompt"] == build_chat_prompt(req) and sent["max_tokens"] == 1 and sent["n_probs"] == 20
+    stats = server.stats()
+    assert stats["requests"] == 3 and stats["by_model"]["fake-model"]["completions"] == 3
+    assert stats["prompt_tokens"] == sum(len(b["prompt"].split()) for b in backend.bodies)
+
+
+def test_the_default_model_served_gets_the_default_calibration():
+    with ModelServer(TextBackend(DEFAULT_MODEL_NAME), port=0) as server:
+        judge = LocalJudge(api_base=server.base_url)
+        assert judge.calibration == dict(DEFAULT_CALIBRATION)
+        verdict = asyncio.run(judge.verdict(request("a b c d", check="answer_accuracy")))
+        assert any("calibrated" in note for note in verdict.notes)
+
+
+def test_make_judge_local_with_api_base_is_a_served_local_judge_that_survives_pickling(served, monkeypatch):
+    server, backend = served
+    monkeypatch.delenv("LVF_SERVE_API_KEY", raising=False)
+    judge = make_judge(provider="local", api_base=server.base_url)
+    assert isinstance(judge, LocalJudge) and judge.describe()["api_base"] == server.base_url
+    assert not judge.in_process_model  # so `--workers N` may share the one served model
+    copy = pickle.loads(pickle.dumps(judge))
+    verdict = asyncio.run(copy.verdict(request("p q r")))
+    assert verdict.label in YES_NO and backend.bodies[-1]["prompt"] == build_chat_prompt(request("p q r"))
+
+
+def test_no_server_is_a_judge_call_error_that_says_to_start_lvf_serve():
+    with socket.socket() as sock:  # a port nobody listens on
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    with pytest.raises(JudgeCallError, match="lvf serve"):
+        LocalJudge(api_base=f"http://127.0.0.1:{port}/v1")
+
+
+def test_a_chat_only_server_is_named_as_such():
+    class ChatOnly:
+        model_id = "chat-only"
+
+        def chat(self, body):  # pragma: no cover - not reached
+            raise AssertionError
+
+    with ModelServer(ChatOnly(), port=0) as server:
+        judge = LocalJudge(api_base=server.base_url)
+        with pytest.raises(JudgeCallError, match="HTTP 404.*chat completions only"):
+            asyncio.run(judge.verdict(request("a b")))
+
+
+def test_a_server_error_reply_is_a_judge_failure_not_a_score(served):
+    server, backend = served
+    backend.complete = lambda body: {"error": {"message": "context full", "code": 400}}
+    judge = LocalJudge(api_base=server.base_url)
+    with pytest.raises(JudgeCallError, match="HTTP 400: the model gave no completion: context full"):
+        asyncio.run(judge.verdict(request("a b")))
+
+
+def test_the_key_is_sent_when_the_server_wants_one_and_never_shown(monkeypatch):
+    with ModelServer(TextBackend(), port=0, api_key="s3cret-key") as server:
+        with pytest.raises(JudgeCallError, match="HTTP 401"):
+            LocalJudge(api_base=server.base_url)
+        monkeypatch.setenv("LVF_SERVE_API_KEY", "s3cret-key")
+        judge = LocalJudge(api_base=server.base_url)
+        assert asyncio.run(judge.verdict(request("a"))).label in YES_NO
+        assert "s3cret" not in repr(judge._backend) and "s3cret" not in json.dumps(judge.describe())
+
+
+@pytest.mark.parametrize("kwargs, match", [
+    ({"api_base": "127.0.0.1:8765"}, "api_base must be the server's URL"),
+    ({"api_base": "http://x/v1", "timeout_s": 0}, "timeout_s must be a positive number"),
+])
+def test_bad_settings_name_the_field(kwargs, match):
+    with pytest.raises(ConfigError, match=match):
+        ServedBackend(**kwargs, model="m")
+
+
+def test_api_base_and_backend_together_are_refused():
+    with pytest.raises(ConfigError, match="either api_base"):
+        LocalJudge(api_base="http://127.0.0.1:1/v1", backend=InProcess())
+
+
+@pytest.mark.parametrize("body, param", [
+    ({}, "prompt"), ({"prompt": ""}, "prompt"), ({"prompt": ["a", "b"]}, "prompt"),
+    ({"prompt": "a", "n": 2}, "n"), ({"prompt": "a", "stream": True}, "stream"),
+    ({"prompt": "a", "max_tokens": 0}, "max_tokens"), ({"prompt": "a", "n_probs": 21}, "n_probs"),
+    ({"prompt": "a", "logprobs": -1}, "n_probs"), ({"prompt": "a", "stop": [1]}, "stop"),
+    ({"prompt": "a", "temperature": 3}, "temperature"),
+])
+def test_text_completion_requests_are_validated_naming_the_field(body, param):
+    from llm_validation_framework.serve import ServeError
+
+    with pytest.raises(ServeError) as caught:
+        validate_completion_request(body)
+    assert caught.value.param == param
+
+
+def test_text_completion_fields_mapped_and_defaulted():
+    assert validate_completion_request({"prompt": ["hi"], "logprobs": 5, "user": "u", "stop": "\n"}) == {
+        "prompt": "hi", "n_probs": 5, "stop": "\n", "max_tokens": 1024}
+
+
+@pytest.mark.slow
+def test_real_model_served_verdicts_equal_in_process_verdicts():
+    pytest.importorskip("xllamacpp")
+    from llm_validation_framework.serve import XllamacppChatBackend
+
+    local = LocalJudge()
+    with ModelServer(XllamacppChatBackend(n_ctx=local.n_ctx), port=0) as server:
+        remote = LocalJudge(api_base=server.base_url)
+        assert remote.name == local.name
+        for claim, passage in (("The sky is blue.", "On a clear day the sky looks blue."),
+                               ("Paris is in Spain.", "Paris is the capital of France.")):
+            req = VerdictRequest(check="support", instructions="Is the claim supported by the passage?",
+                                 prompt=f"<passage>{passage}</passage>\n<claim>{claim}</claim>", options=YES_NO,
+                                 prefer_reason=False)
+            got, want = asyncio.run(remote.verdict(req)), asyncio.run(local.verdict(req))
+            assert got.label == want.label
+            # llama.cpp's numbers move by ~0.004 between a prompt read fresh and one partly read from
+            # its cache, in-process too (measured: P(yes) 0.9537 then 0.9495, 0.9495 for one request)
+            for label in YES_NO:
+                assert got.probabilities[label] == pytest.approx(want.probabilities[label], abs=0.01)
