@@ -45,12 +45,15 @@ STOP = threading.Event()
 _PEERS: set[subprocess.Popen] = set()
 PEER_PYTHON = HERE / ".venv" / "bin" / "python"
 
-#: framework name -> (set, kind). "ours_*_http" judge through the server; "*_local" in-process.
+#: framework name -> (set, kind). "ours_*_http" judge through the server's chat API (LiteLLMJudge:
+#: JSON verdict, reason first); "*_served" the LocalJudge's own prompts through the server's text
+#: completions (LocalJudge(api_base=...), what `lvf serve` users run); "*_local" in-process.
 #: Answer accuracy asks the templates the judge prefers (LocalJudge: template 1 alone; an API judge:
 #: both, roles swapped); "_swap" forces both templates (swap_roles=True), "_one" template 1 alone.
 FRAMEWORKS: dict[str, tuple[str, str]] = {
     "ours_support_http": ("support", "ours"),
     "ours_support_local": ("support", "ours"),
+    "ours_support_served": ("support", "ours"),
     "ours_groundedness_http": ("support", "ours"),
     "deepeval_faithfulness": ("support", "peer"),
     "ragas_faithfulness": ("support", "peer"),
@@ -58,6 +61,7 @@ FRAMEWORKS: dict[str, tuple[str, str]] = {
     "ours_accuracy_http": ("answer_accuracy", "ours"),
     "ours_accuracy_one_http": ("answer_accuracy", "ours"),
     "ours_accuracy_local": ("answer_accuracy", "ours"),
+    "ours_accuracy_served": ("answer_accuracy", "ours"),
     "ours_accuracy_swap_local": ("answer_accuracy", "ours"),
     "deepeval_geval_correctness": ("answer_accuracy", "peer"),
     "ragas_answer_accuracy": ("answer_accuracy", "peer"),
@@ -155,7 +159,17 @@ def our_check_and_judge(name: str, server: Server, args: argparse.Namespace):
     check = {"support": SupportCheck, "accuracy": lambda: AnswerAccuracyCheck(swap_roles=swap_roles),
              # explain_below=0: no extra per-sentence calls to name unsupported statements (score unchanged)
              "groundedness": lambda: ResponseGroundednessCheck(explain_below=0.0)}[name.split("_")[1]]()
-    if name.endswith("_local") and args.fake:  # never load the real model in a plumbing run
+    if name.endswith("_served"):
+        from llm_validation_framework.judges.local import DEFAULT_CALIBRATION, LocalJudge, ServedBackend
+        from llm_validation_framework.judges.local_model import DEFAULT_MODEL_NAME
+
+        # the LocalJudge of `lvf serve` users; it sends its own model name so the server counts it apart,
+        # hence the default model's calibration given explicitly (the judge keys it on the model name)
+        backend = ServedBackend(server.base_url, model=client_model(server.model_id, name),
+                                timeout_s=args.row_timeout_s)
+        calibration = DEFAULT_CALIBRATION if server.model_id == DEFAULT_MODEL_NAME else None
+        judge = LocalJudge(backend=backend, calibration=calibration)
+    elif name.endswith("_local") and args.fake:  # never load the real model in a plumbing run
         from fake_backend import _pick
         from llm_validation_framework.judges.scripted import ScriptedJudge
 

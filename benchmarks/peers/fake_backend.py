@@ -6,7 +6,8 @@ numbers mean nothing. It recognises three request styles:
 
 * instructor JSON mode (ragas): the system message carries a JSON schema -> a minimal instance;
 * our LiteLLMJudge: 'Reply with one JSON object … "verdict": "a" | "b"' -> one of the labels;
-* deepeval's prompts: the JSON keys they ask for (truths, claims, verdicts, steps, score, reason).
+* deepeval's prompts: the JSON keys they ask for (truths, claims, verdicts, steps, score, reason);
+* our LocalJudge's text completions ('Reply with one word: a, b or c.'): top tokens over the labels.
 """
 
 from __future__ import annotations
@@ -97,3 +98,14 @@ class FakeJudgeBackend:
         return {"choices": [{"index": 0, "message": {"role": "assistant", "content": content},
                              "finish_reason": "stop"}],
                 "usage": {"prompt_tokens": prompt_tokens, "completion_tokens": len(content.split())}}
+
+    def complete(self, body: dict[str, Any]) -> dict[str, Any]:
+        """llama.cpp's text-completion shape: the first position's top tokens spread over the labels."""
+        prompt = body["prompt"]
+        found = re.findall(r"Reply with one word: (.+?)\.<\|im_end\|>", prompt)
+        labels = re.split(r", | or ", found[-1]) if found else ["yes", "no"]
+        first = _pick(prompt, labels)
+        top = [{"token": label, "logprob": -0.2 if label == first else -2.0} for label in labels]
+        return {"choices": [{"index": 0, "text": first, "logprobs": {"content": [
+                    {"token": first, "logprob": -0.2, "top_logprobs": top[:body.get("n_probs") or 1]}]}}],
+                "usage": {"prompt_tokens": len(prompt.split()), "completion_tokens": 1}}
