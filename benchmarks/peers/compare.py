@@ -76,6 +76,10 @@ IMPORTS: dict[str, tuple[str, str]] = {
     "ours: SupportCheck + LiteLLMJudge + litellm": (
         "project", "from llm_validation_framework.checks.support import SupportCheck; "
                    "from llm_validation_framework.judges.litellm import LiteLLMJudge; import litellm"),
+    "ours: SupportCheck + LocalJudge served by lvf serve (HTTP, stdlib)": (
+        "project", "from llm_validation_framework.checks.support import SupportCheck; "
+                   "from llm_validation_framework.judges.local import LocalJudge, ServedBackend; "
+                   "import urllib.request"),
     "ours: SupportCheck + LocalJudge + xllamacpp": (
         "project", "from llm_validation_framework.checks.support import SupportCheck; "
                    "from llm_validation_framework.judges.local import LocalJudge; import xllamacpp"),
