@@ -343,6 +343,8 @@ class ModelServer:
             "usage": {"prompt_tokens": prompt_tokens, "completion_tokens": completion_tokens,
                       "total_tokens": prompt_tokens + completion_tokens},
             **({"system_fingerprint": reply["system_fingerprint"]} if reply.get("system_fingerprint") else {}),
+            # llama.cpp's timings of a single generation (cache_n: prompt tokens reused from its cache)
+            **({"timings": reply["timings"]} if n == 1 and isinstance(reply.get("timings"), Mapping) else {}),
         }
 
     def models(self) -> dict[str, Any]:

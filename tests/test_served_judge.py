@@ -87,7 +87,9 @@ def test_served_verdicts_equal_the_in_process_ones_and_the_server_gets_the_very_
     for words in ("a b c", "one two three four five six seven", "x"):
         req = request(f"<claim>\n{words}\n</claim>")
         got, want = asyncio.run(remote.verdict(req)), asyncio.run(local.verdict(req))
-        assert (got.label, got.probabilities, got.usage) == (want.label, want.probabilities, want.usage)
+        assert (got.label, got.probabilities, got.usage, got.notes) == (want.label, want.probabilities, want.usage,
+                                                                          want.notes)
+        assert "3 prompt tokens reused from the KV cache" in got.notes
         assert got.score == pytest.approx(want.score) and got.method == "logprobs"
         sent = backend.bodies[-1]
         assert sent["prompt"] == build_chat_prompt(req) and sent["max_tokens"] == 1 and sent["n_probs"] == 20
