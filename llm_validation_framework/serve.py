@@ -598,6 +598,8 @@ def serve(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, model_path: str | 
     slots = f"{server.parallel} requests at a time" if server.parallel > 1 else "one request at a time"
     print(f"serving {backend.model_id} at {server.base_url}  (OpenAI-compatible, {slots}; stats at "
           f"{server.base_url[:-3]}/stats; Ctrl-C stops)", file=out, flush=True)
+    print(f"our judges on it: --provider local --api-base {server.base_url}  (Python: provider='local', "
+          f"api_base='{server.base_url}')", file=out, flush=True)
     try:
         server.serve_forever()
     except KeyboardInterrupt:

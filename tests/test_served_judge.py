@@ -210,3 +210,19 @@ def test_real_model_served_verdicts_equal_in_process_verdicts():
             # its cache, in-process too (measured: P(yes) 0.9537 then 0.9495, 0.9495 for one request)
             for label in YES_NO:
                 assert got.probabilities[label] == pytest.approx(want.probabilities[label], abs=0.01)
+
+
+def test_the_serve_banner_says_how_to_point_our_judges_at_it():
+    import io
+    import time
+
+    from llm_validation_framework.serve import serve
+
+    out = io.StringIO()
+    threading.Thread(target=serve, kwargs={"port": 0, "backend": TextBackend(), "out": out}, daemon=True).start()
+    deadline = time.monotonic() + 10
+    while "our judges" not in out.getvalue() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    url = out.getvalue().split(" at ", 1)[1].split()[0]
+    assert f"--provider local --api-base {url}" in out.getvalue()
+    assert LocalJudge(api_base=url).name == "local/fake-model"  # the URL printed is the one that works
