@@ -226,3 +226,13 @@ def test_the_serve_banner_says_how_to_point_our_judges_at_it():
     url = out.getvalue().split(" at ", 1)[1].split()[0]
     assert f"--provider local --api-base {url}" in out.getvalue()
     assert LocalJudge(api_base=url).name == "local/fake-model"  # the URL printed is the one that works
+
+
+def test_a_server_on_this_machine_is_reached_directly_whatever_http_proxy_says(served, monkeypatch):
+    server, _ = served
+    for name in ("http_proxy", "HTTP_PROXY"):
+        monkeypatch.setenv(name, "http://127.0.0.1:9")  # nothing listens there: a proxied request would fail
+    monkeypatch.delenv("no_proxy", raising=False)
+    monkeypatch.delenv("NO_PROXY", raising=False)
+    judge = LocalJudge(api_base=server.base_url)
+    assert asyncio.run(judge.verdict(request("a b c"))).label in YES_NO

@@ -295,6 +295,7 @@ class ServedBackend:
 
     def _request(self, method: str, path: str, body: dict[str, Any] | None, *, timeout_s: float) -> Any:
         import urllib.error
+        import urllib.parse
         import urllib.request
 
         headers = {"Content-Type": "application/json"}
@@ -302,8 +303,12 @@ class ServedBackend:
             headers["Authorization"] = f"Bearer {self._api_key}"
         data = None if body is None else json.dumps(body).encode()
         request = urllib.request.Request(self.api_base + path, data=data, method=method, headers=headers)
+        # a server on this machine is reached directly, whatever http_proxy says
+        host = urllib.parse.urlsplit(self.api_base).hostname or ""
+        loopback = host in ("localhost", "::1") or host.startswith("127.")
+        opener = urllib.request.build_opener(urllib.request.ProxyHandler({})) if loopback else None
         try:
-            with urllib.request.urlopen(request, timeout=timeout_s) as response:
+            with (opener.open if opener else urllib.request.urlopen)(request, timeout=timeout_s) as response:
                 return json.loads(response.read())
         except urllib.error.HTTPError as exc:
             try:
