@@ -24,8 +24,9 @@ decoded together in one batch: on 2 CPU cores, 4 slots wrote 1.5x more tokens pe
 for 8 concurrent requests (benchmarks/serve_parallel.py); prompt reading does not speed up. Token counts in ``usage`` come
 from the model's own tokenizer. No request or reply text is logged.
 
-Any object with ``model_id`` and ``chat(body: dict) -> dict`` (an OpenAI chat.completion) can
-serve instead of llama.cpp: tests use a fake one, no model needed.
+Any object with ``model_id`` and ``chat(body: dict) -> dict`` (an OpenAI chat.completion), and
+optionally ``complete(body: dict) -> dict`` (a llama.cpp text completion), can serve instead of
+llama.cpp: tests use a fake one, no model needed.
 """
 
 from __future__ import annotations

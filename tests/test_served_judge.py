@@ -236,3 +236,23 @@ def test_a_server_on_this_machine_is_reached_directly_whatever_http_proxy_says(s
     monkeypatch.delenv("NO_PROXY", raising=False)
     judge = LocalJudge(api_base=server.base_url)
     assert asyncio.run(judge.verdict(request("a b c"))).label in YES_NO
+
+
+def test_an_api_base_set_for_another_provider_does_not_turn_the_local_judge_into_a_client(served, caplog):
+    server, _ = served
+
+    class Settings:  # provider from the environment, api_base left in config.ini (for Ollama, say)
+        local_model_path = cache_dir = None
+        api_base = server.base_url
+        timeout_s = 60.0
+
+        def origin(self, name):
+            return {"provider": "environment (LVF_PROVIDER)", "api_base": "config.ini [judge]"}.get(name, "default")
+
+    judge = LocalJudge.from_settings(Settings())
+    assert judge.in_process_model and "api_base" not in judge.describe()
+    assert "is not used" in caplog.text and "lvf serve" in caplog.text
+
+    Settings.origin = lambda self, name: {"provider": "environment (LVF_PROVIDER)",
+                                          "api_base": "environment (LVF_API_BASE)"}.get(name, "default")
+    assert LocalJudge.from_settings(Settings()).describe()["api_base"] == server.base_url

@@ -29,6 +29,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
 import math
 import os
 import re
@@ -47,6 +48,7 @@ from .local_model import DEFAULT_MODEL_NAME, MODEL_PATH_ENV, resolve_model_path
 __all__ = ["DEFAULT_CALIBRATION", "Calibration", "Completion", "LocalBackend", "LocalJudge", "ServedBackend",
            "build_chat_prompt", "calibrate", "label_probabilities"]
 
+_log = logging.getLogger(__name__)
 _INSTALL_HINT = "pip install 'llm_validation_framework[local]'  (or: pip install xllamacpp)"
 #: chat-template control tokens untrusted text must never be able to emit
 _SPECIAL_RE = re.compile(r"<\|(im_start|im_end|endoftext|fim_[a-z]+|file_sep|repo_name)\|>")
@@ -420,14 +422,23 @@ class LocalJudge(Judge):
             "model_path": getattr(settings, "local_model_path", None),
             "cache_dir": getattr(settings, "cache_dir", None),
         }
-        for attr, arg in (("local_n_ctx", "n_ctx"), ("local_n_threads", "n_threads"), ("local_reasons", "reasons"),
-                          ("api_base", "api_base")):
+        for attr, arg in (("local_n_ctx", "n_ctx"), ("local_n_threads", "n_threads"), ("local_reasons", "reasons")):
             value = getattr(settings, attr, None)
             if value is not None:
                 kwargs[arg] = value
         origin = getattr(settings, "origin", None)
-        if kwargs.get("api_base") and callable(origin) and origin("timeout_s") != "default":
-            kwargs["timeout_s"] = settings.timeout_s  # the default (60 s) is an API's; a shared CPU queues longer
+        api_base = getattr(settings, "api_base", None)
+        if api_base and callable(origin):
+            # an api_base set beside provider="local" (same source, or an argument) means `lvf serve`;
+            # one left in config.ini for another provider (an Ollama URL, say) must not hijack it
+            if origin("api_base") == "argument" or origin("api_base").split(" ")[0] == origin("provider").split(" ")[0]:
+                kwargs["api_base"] = api_base
+                if origin("timeout_s") != "default":
+                    kwargs["timeout_s"] = settings.timeout_s  # the default (60 s) is an API's; a shared CPU queues
+            else:
+                _log.warning("provider 'local' (from %s) loads the model in this process: api_base %s (from %s) "
+                             "is not used; give it where provider='local' is set to use a running `lvf serve`",
+                             origin("provider"), api_base, origin("api_base"))
         kwargs.update(overrides)
         return cls(settings=settings, **kwargs)
 
