@@ -393,12 +393,13 @@ def _error_status(error: Any) -> int:
 
 
 def check_host(host: str, allow_remote: bool) -> None:
-    if not allow_remote and not _is_loopback(host):
+    if not allow_remote and not is_loopback(host):
         raise ValueError(f"host {host!r} is not a loopback address: this server has no authentication by "
                          "default. Use 127.0.0.1, or pass allow_remote=True (--allow-remote) with an api_key")
 
 
-def _is_loopback(host: str) -> bool:
+def is_loopback(host: str) -> bool:
+    """``localhost`` or a loopback IP address (127.0.0.0/8, ::1)."""
     if host == "localhost":
         return True
     try:

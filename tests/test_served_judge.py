@@ -109,6 +109,10 @@ def test_the_default_model_served_gets_the_default_calibration():
 def test_make_judge_local_with_api_base_is_a_served_local_judge_that_survives_pickling(served, monkeypatch):
     server, backend = served
     monkeypatch.delenv("LVF_SERVE_API_KEY", raising=False)
+    from llm_validation_framework import AccuracyAgent
+
+    agent = AccuracyAgent(provider="local", api_base=server.base_url)  # what docs/serve.md shows
+    assert agent.judge.describe()["api_base"] == server.base_url and not agent.judge.in_process_model
     judge = make_judge(provider="local", api_base=server.base_url)
     assert isinstance(judge, LocalJudge) and judge.describe()["api_base"] == server.base_url
     assert not judge.in_process_model  # so `--workers N` may share the one served model
@@ -165,9 +169,11 @@ def test_bad_settings_name_the_field(kwargs, match):
         ServedBackend(**kwargs, model="m")
 
 
-def test_api_base_and_backend_together_are_refused():
-    with pytest.raises(ConfigError, match="either api_base"):
+def test_api_base_with_a_backend_or_a_model_path_is_refused():
+    with pytest.raises(ConfigError, match="api_base .* or backend / model_path, not both"):
         LocalJudge(api_base="http://127.0.0.1:1/v1", backend=InProcess())
+    with pytest.raises(ConfigError, match="not both"):
+        LocalJudge(api_base="http://127.0.0.1:1/v1", model_path="my.gguf")
 
 
 @pytest.mark.parametrize("body, param", [

@@ -305,9 +305,10 @@ class ServedBackend:
             headers["Authorization"] = f"Bearer {self._api_key}"
         data = None if body is None else json.dumps(body).encode()
         request = urllib.request.Request(self.api_base + path, data=data, method=method, headers=headers)
+        from ..serve import is_loopback
+
         # a server on this machine is reached directly, whatever http_proxy says
-        host = urllib.parse.urlsplit(self.api_base).hostname or ""
-        loopback = host in ("localhost", "::1") or host.startswith("127.")
+        loopback = is_loopback(urllib.parse.urlsplit(self.api_base).hostname or "")
         opener = urllib.request.build_opener(urllib.request.ProxyHandler({})) if loopback else None
         try:
             with (opener.open if opener else urllib.request.urlopen)(request, timeout=timeout_s) as response:
@@ -372,8 +373,9 @@ class LocalJudge(Judge):
         self.prefers_yes_no = True
         #: answer accuracy asks one template: the swapped-roles one lowered this model's AUC
         self.swapped_roles = False
-        if api_base is not None and backend is not None:
-            raise ConfigError("give LocalJudge either api_base (a running `lvf serve`) or backend, not both")
+        if api_base is not None and (backend is not None or model_path is not None):
+            raise ConfigError("give LocalJudge api_base (a running `lvf serve`, which serves its own model) or "
+                              "backend / model_path, not both")
         if api_base is not None:  # the model of a running `lvf serve`: same prompts, read over HTTP
             backend = ServedBackend(api_base, api_key=api_key or os.environ.get("LVF_SERVE_API_KEY") or None,
                                     timeout_s=timeout_s)
