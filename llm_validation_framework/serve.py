@@ -33,7 +33,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import ipaddress
 import json
 import logging
 import os
@@ -46,6 +45,8 @@ from dataclasses import asdict, dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any, Protocol
+
+from .hosts import is_loopback
 
 __all__ = ["ChatBackend", "ModelServer", "ServeError", "ServerStats", "XllamacppChatBackend", "add_arguments",
            "main", "run_from_args", "serve", "validate_chat_request", "validate_completion_request"]
@@ -396,16 +397,6 @@ def check_host(host: str, allow_remote: bool) -> None:
     if not allow_remote and not is_loopback(host):
         raise ValueError(f"host {host!r} is not a loopback address: this server has no authentication by "
                          "default. Use 127.0.0.1, or pass allow_remote=True (--allow-remote) with an api_key")
-
-
-def is_loopback(host: str) -> bool:
-    """``localhost`` or a loopback IP address (127.0.0.0/8, ::1)."""
-    if host == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
 
 
 class _Handler(BaseHTTPRequestHandler):

@@ -262,3 +262,39 @@ def test_an_api_base_set_for_another_provider_does_not_turn_the_local_judge_into
     Settings.origin = lambda self, name: {"provider": "environment (LVF_PROVIDER)",
                                           "api_base": "environment (LVF_API_BASE)"}.get(name, "default")
     assert LocalJudge.from_settings(Settings()).describe()["api_base"] == server.base_url
+
+
+class SupportLabels(TextBackend):
+    """Answers the support check's labels."""
+
+    def complete(self, body: dict) -> dict:
+        top = [{"token": " supported", "logprob": math.log(0.8)}, {"token": " unverifiable", "logprob": math.log(0.2)}]
+        return {"choices": [{"text": " supported", "index": 0, "logprobs": {"content": [
+            {"token": " supported", "logprob": top[0]["logprob"], "top_logprobs": top}]}}],
+            "usage": {"prompt_tokens": len(body["prompt"].split()), "completion_tokens": 1}}
+
+
+def test_scoring_through_a_served_judge_stays_light():
+    """The client side of `lvf serve` is stdlib only: no pydantic, no server, no model runtime, no litellm."""
+    import subprocess
+    import sys
+
+    with ModelServer(SupportLabels(), port=0) as server:
+        out = _score_in_a_fresh_process(server.base_url, subprocess, sys)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.strip() == "0.9 |"  # 0.8 x supported (1.0) + 0.2 x unverifiable (0.5); nothing heavy loaded
+
+
+def _score_in_a_fresh_process(base_url, subprocess, sys):
+    code = (
+        "import asyncio, sys\n"
+        "from llm_validation_framework.checks.support import SupportCheck\n"
+        "from llm_validation_framework.inputs import parse_sample\n"
+        "from llm_validation_framework.judges.local import LocalJudge\n"
+        "sample = parse_sample({'question': 'Capital?', 'answer': 'Paris is the capital of France.',\n"
+        "                       'contexts': ['Paris is the capital and largest city of France.']})\n"
+        f"result = asyncio.run(SupportCheck().run(sample, LocalJudge(api_base={base_url!r})))\n"
+        "heavy = [m for m in ('pydantic', 'http.server', 'xllamacpp', 'litellm', 'numpy') if m in sys.modules]\n"
+        "print(round(result.score, 3), '|', ','.join(heavy))\n"
+    )
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)

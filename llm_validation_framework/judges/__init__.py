@@ -15,11 +15,11 @@ from typing import TYPE_CHECKING, Any
 from ..errors import ConfigError
 from .base import Judge, Verdict, VerdictRequest
 from .providers import PROVIDERS, needs_api_key, suggest_provider
-from .scripted import ScriptedJudge
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..config import Settings
     from .litellm import LiteLLMJudge
+    from .scripted import ScriptedJudge
 
 __all__ = ["Judge", "LiteLLMJudge", "ScriptedJudge", "Verdict", "VerdictRequest", "make_judge"]
 
@@ -29,6 +29,10 @@ def __getattr__(name: str) -> Any:
         from .litellm import LiteLLMJudge
 
         return LiteLLMJudge
+    if name == "ScriptedJudge":  # imported on use: its reply parser loads pydantic, which the offline judge never needs
+        from .scripted import ScriptedJudge
+
+        return ScriptedJudge
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 

@@ -41,6 +41,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from ..errors import ConfigError, JudgeCallError, JudgeError, LocalModelError
+from ..hosts import is_loopback
 from ..usage import Usage
 from .base import Judge, Verdict, VerdictRequest, expected_score
 from .local_model import DEFAULT_MODEL_NAME, MODEL_PATH_ENV, resolve_model_path
@@ -305,8 +306,6 @@ class ServedBackend:
             headers["Authorization"] = f"Bearer {self._api_key}"
         data = None if body is None else json.dumps(body).encode()
         request = urllib.request.Request(self.api_base + path, data=data, method=method, headers=headers)
-        from ..serve import is_loopback
-
         # a server on this machine is reached directly, whatever http_proxy says
         loopback = is_loopback(urllib.parse.urlsplit(self.api_base).hostname or "")
         opener = urllib.request.build_opener(urllib.request.ProxyHandler({})) if loopback else None

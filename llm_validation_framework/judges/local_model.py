@@ -24,7 +24,6 @@ import hashlib
 import json
 import logging
 import os
-import tempfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -193,6 +192,8 @@ def assemble(parts: Sequence[ModelPart], target: Path, expected_sha256: str) -> 
                 f"model part {part.index} ({part.package}) is corrupted: {part.path} has {size} bytes, its "
                 f"package record says {part.size}. Fix: {part.fix}")
     _check_cache_writable(target.parent)
+    import tempfile  # only when assembling the model once (a served judge never does)
+
     whole = hashlib.sha256()
     try:
         fd, tmp_name = tempfile.mkstemp(prefix=target.name + ".", suffix=".part", dir=target.parent)
