@@ -186,3 +186,42 @@ async def test_transport_settings_do_not_change_the_key(tmp_path):
     again = Transport(120, "http://127.0.0.1:2/v1")
     await CachedJudge(again, path).verdict(request())
     assert again.calls == 0
+
+
+class LocalLike(ScriptedJudge):
+    """A scripted judge with the local model's capability hints (none of them the defaults)."""
+
+    evidence_chars = 321
+    support_overlap_weight = 0.5
+    prefers_yes_no = True
+    swapped_roles = False
+    in_process_model = True
+
+
+def test_the_cache_asks_what_its_judge_asks(tmp_path):
+    from llm_validation_framework.judges.base import CAPABILITY_HINTS
+
+    inner = LocalLike([])
+    cached = CachedJudge(inner, tmp_path / "c.sqlite")
+    for hint in CAPABILITY_HINTS:
+        assert getattr(cached, hint) == getattr(inner, hint) != getattr(Judge, hint), hint
+    cached.close()
+
+
+def test_a_cached_dataset_run_scores_like_evaluate(tmp_path):
+    """The runner caches by default: the local judge's one answer-accuracy template must survive the wrapper."""
+    import json
+
+    from llm_validation_framework.agents.reference import AnswerAccuracyAgent
+    from llm_validation_framework.runner.core import run_dataset
+
+    case = {"id": "c1", "question": "Capital of France?", "answer": "Paris", "reference": "Paris"}
+    data = tmp_path / "cases.jsonl"
+    data.write_text(json.dumps(case) + "\n")
+    direct = LocalLike(lambda request: {"verdict": "4"})
+    expected = AnswerAccuracyAgent(judge=direct).evaluate(case)
+    ran = LocalLike(lambda request: {"verdict": "4"})
+    run_dataset(data, ["answer_accuracy"], judge=ran, out=tmp_path / "r.jsonl", cache=tmp_path / "c.sqlite")
+    assert len(direct.requests) == len(ran.requests) == 1  # template 1 only, as LocalJudge asks
+    line = [json.loads(x) for x in (tmp_path / "r.jsonl").read_text().splitlines() if '"case"' in x][0]
+    assert line["score"] == pytest.approx(expected.score)

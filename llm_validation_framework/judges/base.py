@@ -26,7 +26,7 @@ from typing import Any, Literal
 
 from ..usage import Usage
 
-__all__ = ["Judge", "Verdict", "VerdictRequest", "expected_score"]
+__all__ = ["CAPABILITY_HINTS", "Judge", "Verdict", "VerdictRequest", "expected_score"]
 
 VerdictMethod = Literal["logprobs", "parsed"]
 
@@ -107,6 +107,10 @@ def expected_score(options: Mapping[str, float], probabilities: Mapping[str, flo
     return sum(options[label] * probabilities.get(label, 0.0) for label in options) / total
 
 
+#: the Judge attributes checks read to shape their requests and scores (see the class body)
+CAPABILITY_HINTS = ("evidence_chars", "support_overlap_weight", "prefers_yes_no", "swapped_roles", "in_process_model")
+
+
 class Judge(ABC):
     """Anything that turns a :class:`VerdictRequest` into a :class:`Verdict`."""
 
@@ -128,6 +132,11 @@ class Judge(ABC):
     swapped_roles: bool = True
     #: the judge holds a model in this process (one copy per process; workers=N refuses it)
     in_process_model: bool = False
+
+    def copy_hints(self, other: Judge) -> None:
+        """Take ``other``'s capability hints: a wrapper (a cache, a probe) must ask what its inner judge asks."""
+        for hint in CAPABILITY_HINTS:
+            setattr(self, hint, getattr(other, hint, getattr(Judge, hint)))
 
     @abstractmethod
     async def verdict(self, request: VerdictRequest) -> Verdict:

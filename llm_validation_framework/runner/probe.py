@@ -20,7 +20,7 @@ async def probe_prompt_hashes(built: list[tuple[str, Any]]) -> dict[str, dict[st
     """``{agent: {check: [prompt hashes]}}`` (see the module docstring)."""
     out: dict[str, dict[str, list[str]]] = {}
     for name, agent in built:
-        probe = _ProbeJudge()
+        probe = _ProbeJudge(getattr(agent, "judge", None))
         try:
             twin = type(agent)(judge=probe, threshold=getattr(agent, "threshold", 0.5))
         except Exception:  # noqa: BLE001 - a custom agent with another constructor: no probe
@@ -44,8 +44,10 @@ _PROBE_CASES = (
 class _ProbeJudge(Judge):
     name = "probe"
 
-    def __init__(self) -> None:
+    def __init__(self, like: Any = None) -> None:
         self.hashes: dict[str, set[str]] = {}
+        if isinstance(like, Judge):  # the requests the run's judge will get (e.g. the local judge's yes/no form)
+            self.copy_hints(like)
 
     async def verdict(self, request: VerdictRequest) -> Verdict:
         self.hashes.setdefault(request.check, set()).add(request.prompt_hash)
