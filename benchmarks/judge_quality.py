@@ -154,14 +154,25 @@ def cross_fitted(rows: list[dict[str, Any]], y: list[int], score: list[float], s
     return pred
 
 
+def _row_id(record: dict[str, Any]) -> str:
+    """The id of a line of an --exclude file: our --out lines, or the peers benchmark's rows file."""
+    if "id" in record:
+        return record["id"]
+    if isinstance(record.get("row"), dict) and "id" in record["row"]:
+        return record["row"]["id"]
+    raise SystemExit(f"--exclude: a line has no 'id' (nor row.id): {str(record)[:120]}")
+
+
 # -- judging -----------------------------------------------------------------------------------
 
 def build_judge(args: argparse.Namespace):
     if args.provider == "local":
         from llm_validation_framework.judges.local import LocalJudge
 
-        return LocalJudge(model_path=args.model, n_ctx=args.n_ctx,
-                          calibration=None if args.calibration == "none" else "default")
+        calibration = None if args.calibration == "none" else "default"
+        if args.api_base:  # the model of a running `lvf serve` (one loaded model for several runs)
+            return LocalJudge(api_base=args.api_base, calibration=calibration)
+        return LocalJudge(model_path=args.model, n_ctx=args.n_ctx, calibration=calibration)
     from llm_validation_framework.judges.litellm import LiteLLMJudge
 
     if not args.model:
@@ -305,7 +316,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=13)
     parser.add_argument("--provider", default="local", help="'local' or a litellm provider (anthropic, openai, ollama…)")
     parser.add_argument("--model", help="GGUF path for local, model name for an API provider")
-    parser.add_argument("--api-base")
+    parser.add_argument("--api-base", help="an API provider's server; with --provider local, a running `lvf serve`")
     parser.add_argument("--n-ctx", type=int, default=4096)
     parser.add_argument("--evidence-chars", type=int, default=None,
                         help="support: evidence budget in characters (default: the check's own)")
@@ -322,7 +333,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     path = args.data or DEFAULT_FILES[args.task]
-    excluded = {json.loads(line)["id"] for file in args.exclude for line in open(file, encoding="utf-8") if line.strip()}
+    excluded = {_row_id(json.loads(line)) for file in args.exclude for line in open(file, encoding="utf-8")
+                if line.strip()}
     rows = stratified([row for row in load_rows(path) if row["id"] not in excluded], args.limit, args.seed)
     if excluded:
         print(f"left out {len(excluded)} ids listed in {', '.join(map(str, args.exclude))}", file=sys.stderr)
