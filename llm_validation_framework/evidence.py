@@ -25,7 +25,8 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 
-__all__ = ["blend_support", "content_words", "select_evidence", "split_sentences", "word_overlap"]
+__all__ = ["answer_coverage", "blend_support", "content_words", "select_evidence", "split_sentences",
+           "word_overlap"]
 
 log = logging.getLogger(__name__)
 
@@ -60,6 +61,24 @@ def word_overlap(claim: str, passages: Sequence[str]) -> float:
         return 0.0
     passage_words = set(content_words(" ".join(passages)))
     return len(claim_words & passage_words) / len(claim_words)
+
+
+def answer_coverage(answer: str, gold_answers: Sequence[str], question: str = "") -> float | None:
+    """How much of a gold answer the answer repeats: the best share, over the gold answers, of a gold
+    answer's content words that the answer contains, counting only words not in the question.
+
+    A response that repeats the question's words says nothing about whether it answers it, so those
+    words are left out. None when no gold answer has a content word outside the question (a yes/no
+    answer, or one that names an option the question lists): the feature is silent there.
+    """
+    asked = set(content_words(question))
+    said = set(content_words(answer))
+    shares = []
+    for gold in gold_answers:
+        words = set(content_words(gold)) - asked
+        if words:
+            shares.append(len(words & said) / len(words))
+    return max(shares) if shares else None
 
 
 def blend_support(probability: float, overlap: float, weight: float = 0.5) -> float:

@@ -193,6 +193,7 @@ class LocalLike(ScriptedJudge):
 
     evidence_chars = 321
     support_overlap_weight = 0.5
+    answer_overlap_weight = 0.5
     prefers_yes_no = True
     swapped_roles = False
     in_process_model = True

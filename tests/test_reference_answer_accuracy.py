@@ -248,3 +248,77 @@ def test_accuracy_agent_without_reference_keeps_the_factual_check():
     judge = ScriptedJudge(lambda r: {"verdict": "yes"} if r.check == "relevancy" else {"verdict": "correct"})
     result = AccuracyAgent(judge=judge).evaluate({k: v for k, v in EINSTEIN.items() if k != "reference"})
     assert [c.name for c in result.checks] == ["relevancy", "factual"]
+
+
+# -- the coverage blend (the local judge's default) ----------------------------------------------
+class ProbabilityJudge(Judge):
+    """Reads P(4) = p from the 0/2/4 scale the way LocalJudge does (method 'logprobs')."""
+
+    name = "prob"
+
+    def __init__(self, p: float, answer_overlap_weight: float = 0.0) -> None:
+        self.p = p
+        self.answer_overlap_weight = answer_overlap_weight
+
+    async def verdict(self, request):
+        probabilities = {"4": self.p, "2": 0.0, "0": 1.0 - self.p}
+        return Verdict(label="4" if self.p >= 0.5 else "0", score=self.p, method="logprobs",
+                       probabilities=probabilities)
+
+
+def test_coverage_leaves_out_question_words_and_takes_the_best_gold_answer():
+    from llm_validation_framework.evidence import answer_coverage
+
+    # "Einstein" is asked, so only "1879" counts
+    assert answer_coverage("Einstein was born in 1879.", ["Einstein, 1879"], "When was Einstein born?") == 1.0
+    assert answer_coverage("Einstein was born in 1880.", ["Einstein, 1879"], "When was Einstein born?") == 0.0
+    assert answer_coverage("Paris, on the Seine", ["Lyon", "the city of Paris"], "Capital?") == 0.5
+    assert answer_coverage("Yes.", ["yes"], "Is it?") is None            # no content word: silent
+    assert answer_coverage("Tea.", ["tea"], "Tea or coffee?") is None     # the gold is an option the question lists
+
+
+def test_a_probability_judge_that_asks_for_it_gets_the_blend_with_the_parts_kept():
+    judge = ProbabilityJudge(0.4, answer_overlap_weight=0.5)
+    result = run(EINSTEIN, judge, swap_roles=False)
+    assert result.score == pytest.approx(0.5 * 0.4 + 0.5 * 1.0)
+    assert result.details["p_correct"] == pytest.approx(0.4) and result.details["coverage"] == 1.0
+    assert any("coverage of the gold answer 1.00" in note for note in result.notes)
+    wrong = run({**EINSTEIN, "answer": "He was born in 1880."}, judge, swap_roles=False)
+    assert wrong.score == pytest.approx(0.2)
+
+
+@pytest.mark.parametrize("judge, kwargs, why", [
+    (ProbabilityJudge(0.4), {}, "the judge does not ask for it (API judges)"),
+    (ProbabilityJudge(0.4, 0.5), {"overlap_weight": 0.0}, "the check turns it off"),
+])
+def test_no_blend_unless_asked(judge, kwargs, why):
+    result = run(EINSTEIN, judge, swap_roles=False, **kwargs)
+    assert result.score == pytest.approx(0.4), why
+    assert "coverage" not in result.details
+
+
+def test_no_blend_for_parsed_ratings_or_a_silent_coverage():
+    parsed = ScriptedJudge(['{"verdict": "2"}'])
+    parsed.answer_overlap_weight = 0.5
+    assert run(EINSTEIN, parsed, swap_roles=False).score == 0.5  # a written rating is the judge's own verdict
+    yes = {"question": "Is Paris in France?", "answer": "Yes, it is.", "reference": "Yes"}
+    assert run(yes, ProbabilityJudge(0.7, 0.5), swap_roles=False).score == pytest.approx(0.7)
+
+
+def test_the_check_weight_overrides_the_judge_and_is_validated():
+    from llm_validation_framework.errors import ConfigError
+    from llm_validation_framework.judges.local import LocalJudge
+
+    result = run(EINSTEIN, ProbabilityJudge(0.4, 0.5), swap_roles=False, overlap_weight=0.25)
+    assert result.score == pytest.approx(0.75 * 0.4 + 0.25)
+    for bad in (-0.1, 1.5, "half"):
+        with pytest.raises(ConfigError, match="overlap_weight"):
+            AnswerAccuracyCheck(overlap_weight=bad)
+    with pytest.raises(ConfigError, match="answer_overlap_weight"):
+        LocalJudge(backend=object(), answer_overlap_weight=2)
+    assert LocalJudge(backend=type("B", (), {"name": "m"})()).answer_overlap_weight == 0.5
+
+
+def test_the_agent_passes_the_weight_on():
+    agent = AnswerAccuracyAgent(judge=ProbabilityJudge(0.4, 0.5), swap_roles=False, overlap_weight=0.0)
+    assert agent.evaluate(EINSTEIN)["score"] == pytest.approx(0.4)

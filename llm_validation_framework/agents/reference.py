@@ -29,14 +29,17 @@ __all__ = ["AnswerAccuracyAgent", "ContextRelevanceAgent", "GroundednessAgent"]
 class AnswerAccuracyAgent(Agent):
     """Does the answer give the reference answer? Needs ``question``, ``answer`` and ``reference``
     (or ``references``: several acceptable answers). Two judge calls per case (the second with the
-    roles swapped); one with the local judge, or with ``swap_roles=False``."""
+    roles swapped); one with the local judge, or with ``swap_roles=False``. ``overlap_weight``:
+    how much the answer's coverage of the gold answer counts (None: the judge's preference, 0.5
+    for the local judge, 0 for API judges)."""
 
     name = "answer_accuracy"
 
     def __init__(self, *args: Any, prefer_reason: bool = True, swap_roles: bool | None = None,
-                 **kwargs: Any) -> None:
+                 overlap_weight: float | None = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.check = AnswerAccuracyCheck(prefer_reason=prefer_reason, swap_roles=swap_roles)
+        self.check = AnswerAccuracyCheck(prefer_reason=prefer_reason, swap_roles=swap_roles,
+                                         overlap_weight=overlap_weight)
 
     def plan(self, sample: Sample) -> Sequence[tuple[Check, float]]:
         return [(self.check, 1.0)]

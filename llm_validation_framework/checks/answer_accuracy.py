@@ -17,9 +17,18 @@ Template 2 is asked when ``swap_roles`` is True; the default (None) follows the 
 model asks template 1 alone (one call), because on human-labelled rows its rating of the swapped
 template ranked answers worse than template 1 alone and pulled the mean down
 (docs/reference-agents.md, "Measured").
+
+``overlap_weight`` w blends the judge's score with the answer's coverage of the gold answer
+(:func:`~llm_validation_framework.evidence.answer_coverage`, question words left out):
+``(1 - w) x score + w x coverage``, when the score is a read probability and the coverage says
+something. None (the default) follows the judge's ``answer_overlap_weight`` hint: 0 for API
+judges, 0.5 for the small local model, which misses answers that repeat the gold answer nearly
+word for word while coverage misses paraphrase (docs/reference-agents.md, "Blend").
 """
 
 from __future__ import annotations
+
+from dataclasses import replace
 
 from ..errors import ConfigError, InputError
 from ..inputs import Sample
@@ -56,7 +65,8 @@ class AnswerAccuracyCheck(Check):
     display = "Answer accuracy"
     requires = ("question", "answer")
 
-    def __init__(self, *, prefer_reason: bool = True, swap_roles: bool | None = None) -> None:
+    def __init__(self, *, prefer_reason: bool = True, swap_roles: bool | None = None,
+                 overlap_weight: float | None = None) -> None:
         # prefer_reason=False skips the reason: the local judge then reads the rating's
         # probabilities only (~1 s instead of ~4-5 s a call); the seed metric has no reason at all.
         self.prefer_reason = prefer_reason
@@ -64,6 +74,12 @@ class AnswerAccuracyCheck(Check):
             raise ConfigError(f"swap_roles must be True, False or None (the judge's preference), got {swap_roles!r}")
         #: ask template 2 too (True), template 1 only (False), or as the judge suggests (None)
         self.swap_roles = swap_roles
+        if overlap_weight is not None and not (isinstance(overlap_weight, (int, float))
+                                               and 0.0 <= overlap_weight <= 1.0):
+            raise ConfigError(f"overlap_weight must be within [0, 1], or None for the judge's preference, got "
+                              f"{overlap_weight!r}")
+        #: weight of the gold-answer coverage in the score (None: the judge's answer_overlap_weight)
+        self.overlap_weight = overlap_weight
 
     def swaps_roles(self, judge: Judge) -> bool:
         """Whether this check asks the swapped-roles template of ``judge``."""
@@ -93,8 +109,22 @@ class AnswerAccuracyCheck(Check):
     async def run(self, sample: Sample, judge: Judge) -> CheckResult:
         self.validate(sample)
         ratings = await ask_ratings(judge, self.requests(sample, swap_roles=self.swaps_roles(judge)))
-        return combine_ratings(self.name, ratings, prompt_hash=PROMPT_HASH,
-                               details={"references": len(gold_answers(sample)), "judge_calls": len(ratings)})
+        result = combine_ratings(self.name, ratings, prompt_hash=PROMPT_HASH,
+                                 details={"references": len(gold_answers(sample)), "judge_calls": len(ratings)})
+        weight = (float(getattr(judge, "answer_overlap_weight", 0.0) or 0.0) if self.overlap_weight is None
+                  else self.overlap_weight)
+        if not weight or result.score is None or result.method != "logprobs":
+            return result
+        from ..evidence import answer_coverage
+
+        coverage = answer_coverage(sample.answer or "", gold_answers(sample), sample.question or "")
+        if coverage is None:  # every gold word is in the question (e.g. "yes"): coverage says nothing
+            return result
+        score = (1.0 - weight) * result.score + weight * coverage
+        return replace(result, score=min(1.0, max(0.0, score)),
+                       details={**result.details, "p_correct": round(result.score, 4), "coverage": round(coverage, 4)},
+                       notes=[*result.notes, f"score blends P(correct)={result.score:.2f} with the answer's "
+                                             f"coverage of the gold answer {coverage:.2f} (weight {weight:g})"])
 
 
 # One system text for both templates (the local judge keeps it, and the shared question block

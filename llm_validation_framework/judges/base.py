@@ -108,7 +108,8 @@ def expected_score(options: Mapping[str, float], probabilities: Mapping[str, flo
 
 
 #: the Judge attributes checks read to shape their requests and scores (see the class body)
-CAPABILITY_HINTS = ("evidence_chars", "support_overlap_weight", "prefers_yes_no", "swapped_roles", "in_process_model")
+CAPABILITY_HINTS = ("evidence_chars", "support_overlap_weight", "answer_overlap_weight", "prefers_yes_no",
+                    "swapped_roles", "in_process_model")
 
 
 class Judge(ABC):
@@ -123,6 +124,10 @@ class Judge(ABC):
     #: A small local model misses support copied near-verbatim, word overlap misses paraphrase:
     #: for such judges the fixed half-and-half blend ranks better than either (docs/local-judge.md).
     support_overlap_weight: float = 0.0
+    #: weight of the answer's coverage of the gold answer blended into an answer-accuracy
+    #: probability (0: the judge decides alone); the same half-and-half reasoning, measured for the
+    #: small local model in docs/reference-agents.md
+    answer_overlap_weight: float = 0.0
     #: a check that may ask either a rating or a yes/no question asks yes/no (small local models
     #: hedge on rating scales; API models follow the seed's rating templates)
     prefers_yes_no: bool = False

@@ -352,13 +352,17 @@ class LocalJudge(Judge):
 
     def __init__(self, model_path: str | os.PathLike | None = None, *, n_ctx: int = 4096, n_threads: int | None = None,
                  reasons: bool = False, reason_tokens: int = 60, n_probs: int = 20, evidence_chars: int = 600,
-                 support_overlap_weight: float = 0.5,
+                 support_overlap_weight: float = 0.5, answer_overlap_weight: float = 0.5,
                  calibration: Mapping[str, Calibration | tuple[float, float]] | None | str = "default",
                  cache_dir: str | os.PathLike | None = None,
                  settings: object | None = None, backend: LocalBackend | None = None,
                  api_base: str | None = None, api_key: str | None = None, timeout_s: float = 600.0) -> None:
         if n_ctx < 512:
             raise ValueError(f"n_ctx={n_ctx} is too small for a judge prompt: use 512 or more (default 4096)")
+        for arg, weight in (("support_overlap_weight", support_overlap_weight),
+                            ("answer_overlap_weight", answer_overlap_weight)):
+            if not 0.0 <= weight <= 1.0:
+                raise ConfigError(f"{arg} must be within [0, 1] (0: the model decides alone), got {weight!r}")
         self.n_ctx = n_ctx
         self.n_threads = n_threads or max(1, min(os.cpu_count() or 1, 8))
         self.reasons = reasons
@@ -368,6 +372,9 @@ class LocalJudge(Judge):
         self.evidence_chars = evidence_chars
         #: blend P(supported) half-and-half with word overlap (measured better on held-out rows)
         self.support_overlap_weight = support_overlap_weight
+        #: blend P(correct) half-and-half with the answer's coverage of the gold answer (AUC 0.66 -> 0.74
+        #: on 247 dev rows, 0.72 -> 0.74 on 240 held-out rows: docs/reference-agents.md)
+        self.answer_overlap_weight = answer_overlap_weight
         #: this model reads a yes/no question better than a 0/1/2 rating (relevance AUC 0.84 vs 0.76)
         self.prefers_yes_no = True
         #: answer accuracy asks one template: the swapped-roles one lowered this model's AUC
