@@ -50,6 +50,8 @@ PEER_PYTHON = HERE / ".venv" / "bin" / "python"
 #: completions (LocalJudge(api_base=...), what `lvf serve` users run); "*_local" in-process.
 #: Answer accuracy asks the templates the judge prefers (LocalJudge: template 1 alone; an API judge:
 #: both, roles swapped); "_swap" forces both templates (swap_roles=True), "_one" template 1 alone.
+#: With LocalJudge the score blends P(correct) with the answer's coverage of the reference (its
+#: answer_overlap_weight, 0.5); "_judgeonly" turns that off (overlap_weight=0: the judge's score alone).
 FRAMEWORKS: dict[str, tuple[str, str]] = {
     "ours_support_http": ("support", "ours"),
     "ours_support_local": ("support", "ours"),
@@ -62,6 +64,8 @@ FRAMEWORKS: dict[str, tuple[str, str]] = {
     "ours_accuracy_one_http": ("answer_accuracy", "ours"),
     "ours_accuracy_local": ("answer_accuracy", "ours"),
     "ours_accuracy_served": ("answer_accuracy", "ours"),
+    "ours_accuracy_judgeonly_local": ("answer_accuracy", "ours"),
+    "ours_accuracy_judgeonly_served": ("answer_accuracy", "ours"),
     "ours_accuracy_swap_local": ("answer_accuracy", "ours"),
     "deepeval_geval_correctness": ("answer_accuracy", "peer"),
     "ragas_answer_accuracy": ("answer_accuracy", "peer"),
@@ -71,18 +75,19 @@ DEFAULT_FRAMEWORKS = ("ours_support_http", "ours_support_local", "deepeval_faith
                       "deepeval_geval_correctness", "ragas_answer_accuracy")
 
 #: what each package costs to import (median of 5 fresh processes): label -> (which python, statement)
+#: our scoring rows import what scoring a first row loads too (asyncio: checks are coroutines; the
+#: evidence selection SupportCheck imports on its first call), so lazy imports do not flatter them
+_OUR_SCORING = ("import asyncio; from llm_validation_framework.checks.support import SupportCheck; "
+                "import llm_validation_framework.citations.evidence, llm_validation_framework.evidence; ")
 IMPORTS: dict[str, tuple[str, str]] = {
     "ours: import llm_validation_framework": ("project", "import llm_validation_framework"),
     "ours: SupportCheck + LiteLLMJudge + litellm": (
-        "project", "from llm_validation_framework.checks.support import SupportCheck; "
-                   "from llm_validation_framework.judges.litellm import LiteLLMJudge; import litellm"),
+        "project", _OUR_SCORING + "from llm_validation_framework.judges.litellm import LiteLLMJudge; import litellm"),
     "ours: SupportCheck + LocalJudge served by lvf serve (HTTP, stdlib)": (
-        "project", "from llm_validation_framework.checks.support import SupportCheck; "
-                   "from llm_validation_framework.judges.local import LocalJudge, ServedBackend; "
-                   "import urllib.request"),
+        "project", _OUR_SCORING + "from llm_validation_framework.judges.local import LocalJudge, ServedBackend; "
+                                  "import urllib.request"),
     "ours: SupportCheck + LocalJudge + xllamacpp": (
-        "project", "from llm_validation_framework.checks.support import SupportCheck; "
-                   "from llm_validation_framework.judges.local import LocalJudge; import xllamacpp"),
+        "project", _OUR_SCORING + "from llm_validation_framework.judges.local import LocalJudge; import xllamacpp"),
     "deepeval: import deepeval": ("peer", "import deepeval"),
     "deepeval: FaithfulnessMetric + GEval + LocalModel": (
         "peer", "from deepeval.metrics import FaithfulnessMetric, GEval; from deepeval.models import LocalModel"),
@@ -160,7 +165,9 @@ def our_check_and_judge(name: str, server: Server, args: argparse.Namespace):
     from llm_validation_framework.checks.support import SupportCheck
 
     swap_roles = True if "_swap_" in name else False if "_one_" in name else None
-    check = {"support": SupportCheck, "accuracy": lambda: AnswerAccuracyCheck(swap_roles=swap_roles),
+    overlap_weight = 0.0 if "_judgeonly_" in name else None
+    check = {"support": SupportCheck,
+             "accuracy": lambda: AnswerAccuracyCheck(swap_roles=swap_roles, overlap_weight=overlap_weight),
              # explain_below=0: no extra per-sentence calls to name unsupported statements (score unchanged)
              "groundedness": lambda: ResponseGroundednessCheck(explain_below=0.0)}[name.split("_")[1]]()
     if name.endswith("_served"):
