@@ -311,11 +311,12 @@ def test_the_check_weight_overrides_the_judge_and_is_validated():
 
     result = run(EINSTEIN, ProbabilityJudge(0.4, 0.5), swap_roles=False, overlap_weight=0.25)
     assert result.score == pytest.approx(0.75 * 0.4 + 0.25)
-    for bad in (-0.1, 1.5, "half"):
+    for bad in (-0.1, 1.5, "half", True):
         with pytest.raises(ConfigError, match="overlap_weight"):
             AnswerAccuracyCheck(overlap_weight=bad)
-    with pytest.raises(ConfigError, match="answer_overlap_weight"):
-        LocalJudge(backend=object(), answer_overlap_weight=2)
+    for bad in (2, "half"):
+        with pytest.raises(ConfigError, match="answer_overlap_weight"):
+            LocalJudge(backend=object(), answer_overlap_weight=bad)
     assert LocalJudge(backend=type("B", (), {"name": "m"})()).answer_overlap_weight == 0.5
 
 

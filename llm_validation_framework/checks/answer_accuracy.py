@@ -74,8 +74,8 @@ class AnswerAccuracyCheck(Check):
             raise ConfigError(f"swap_roles must be True, False or None (the judge's preference), got {swap_roles!r}")
         #: ask template 2 too (True), template 1 only (False), or as the judge suggests (None)
         self.swap_roles = swap_roles
-        if overlap_weight is not None and not (isinstance(overlap_weight, (int, float))
-                                               and 0.0 <= overlap_weight <= 1.0):
+        valid = isinstance(overlap_weight, (int, float)) and not isinstance(overlap_weight, bool)
+        if overlap_weight is not None and not (valid and 0.0 <= overlap_weight <= 1.0):
             raise ConfigError(f"overlap_weight must be within [0, 1], or None for the judge's preference, got "
                               f"{overlap_weight!r}")
         #: weight of the gold-answer coverage in the score (None: the judge's answer_overlap_weight)

@@ -361,7 +361,7 @@ class LocalJudge(Judge):
             raise ValueError(f"n_ctx={n_ctx} is too small for a judge prompt: use 512 or more (default 4096)")
         for arg, weight in (("support_overlap_weight", support_overlap_weight),
                             ("answer_overlap_weight", answer_overlap_weight)):
-            if not 0.0 <= weight <= 1.0:
+            if isinstance(weight, bool) or not isinstance(weight, (int, float)) or not 0.0 <= weight <= 1.0:
                 raise ConfigError(f"{arg} must be within [0, 1] (0: the model decides alone), got {weight!r}")
         self.n_ctx = n_ctx
         self.n_threads = n_threads or max(1, min(os.cpu_count() or 1, 8))
