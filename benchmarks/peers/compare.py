@@ -286,12 +286,20 @@ def run_peer(name: str, set_name: str, rows_file: Path, out: Path, server: Serve
 
 # --- import time ---------------------------------------------------------------------------
 def import_times(repeats: int = 5) -> dict[str, dict[str, float]]:
+    """Median of ``repeats`` fresh processes per statement, after one uncounted warm-up run.
+
+    Every package imports from bytecode, as a pip install leaves it: pip compiles the peers' (and our
+    dependencies') .pyc files at install time, but our source checkout has none, and with
+    PYTHONDONTWRITEBYTECODE set (this machine sets it) our modules were compiled on every import.
+    So that variable is dropped here and the warm-up run writes our __pycache__ (git-ignored).
+    """
     pythons = {"project": sys.executable, "peer": str(PEER_PYTHON)}
-    env = {**os.environ, **PEER_ENV}
+    env = {key: value for key, value in {**os.environ, **PEER_ENV}.items() if key != "PYTHONDONTWRITEBYTECODE"}
     out = {}
     for label, (which, statement) in IMPORTS.items():
         code = f"import time; t = time.perf_counter(); {statement}; print(time.perf_counter() - t)"
         inside, wall = [], []
+        subprocess.run([pythons[which], "-c", code], capture_output=True, env=env, cwd=ROOT, timeout=300)  # warm-up
         for _ in range(repeats):
             started = time.perf_counter()
             result = subprocess.run([pythons[which], "-c", code], capture_output=True, text=True, env=env, cwd=ROOT,
