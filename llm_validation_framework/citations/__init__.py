@@ -1,29 +1,51 @@
 """Citations in answers: [N]-style keys, external references, sentence splitting and the key ledger.
 
-Pure text processing (no judge, no heavy imports): the citation checks build on it.
+Pure text processing (no judge, no heavy imports): the citation checks build on it. The names
+below load on first use, so a check that needs one submodule (the support check's evidence
+selection, ``citations.evidence``) does not compile every pattern of the others.
 """
 
 from __future__ import annotations
 
-from .ledger import CitedSentence, KeyLedger, cited_sentences
-from .markers import CitationMarker, find_malformed_markers, find_markers, normalize_key, strip_markers
-from .memo import VerdictMemo
-from .references import Reference, extract_references
-from .sentences import Sentence, split_sentences, word_count
+import importlib
+from typing import TYPE_CHECKING, Any
 
-__all__ = [
-    "CitationMarker",
-    "CitedSentence",
-    "KeyLedger",
-    "Reference",
-    "Sentence",
-    "VerdictMemo",
-    "cited_sentences",
-    "extract_references",
-    "find_malformed_markers",
-    "find_markers",
-    "normalize_key",
-    "split_sentences",
-    "strip_markers",
-    "word_count",
-]
+if TYPE_CHECKING:  # pragma: no cover
+    from .ledger import CitedSentence, KeyLedger, cited_sentences
+    from .markers import CitationMarker, find_malformed_markers, find_markers, normalize_key, strip_markers
+    from .memo import VerdictMemo
+    from .references import Reference, extract_references
+    from .sentences import Sentence, split_sentences, word_count
+
+#: public name -> submodule defining it
+_EXPORTS = {
+    "CitationMarker": "markers",
+    "CitedSentence": "ledger",
+    "KeyLedger": "ledger",
+    "Reference": "references",
+    "Sentence": "sentences",
+    "VerdictMemo": "memo",
+    "cited_sentences": "ledger",
+    "extract_references": "references",
+    "find_malformed_markers": "markers",
+    "find_markers": "markers",
+    "normalize_key": "markers",
+    "split_sentences": "sentences",
+    "strip_markers": "markers",
+    "word_count": "sentences",
+}
+
+__all__ = sorted(_EXPORTS)
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f".{module}", __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_EXPORTS})

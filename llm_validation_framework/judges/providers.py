@@ -13,7 +13,6 @@ key must be given an ``api_base`` (a local or self-hosted server) instead.
 
 from __future__ import annotations
 
-import difflib
 import sys
 from pathlib import Path
 
@@ -103,6 +102,8 @@ def needs_api_key(provider: str, api_base: str | None = None) -> bool:
 
 def suggest_provider(name: str, n: int = 3) -> list[str]:
     """Known provider names close to ``name`` (for "did you mean …" errors)."""
+    import difflib  # only for an error message
+
     return difflib.get_close_matches(name.lower(), ("local", *PROVIDERS), n=n, cutoff=0.6)
 
 
