@@ -226,3 +226,22 @@ def test_a_cached_dataset_run_scores_like_evaluate(tmp_path):
     assert len(direct.requests) == len(ran.requests) == 1  # template 1 only, as LocalJudge asks
     line = [json.loads(x) for x in (tmp_path / "r.jsonl").read_text().splitlines() if '"case"' in x][0]
     assert line["score"] == pytest.approx(expected.score)
+
+
+def test_the_results_header_probes_with_the_judge_s_hints(tmp_path):
+    """The header's prompt hashes come from a probe judge: it must ask what the run's judge asks."""
+    import json
+
+    from llm_validation_framework.runner.core import run_dataset
+
+    case = {"id": "c1", "question": "Capital of France?", "answer": "Paris", "contexts": ["Paris is in France."]}
+    data = tmp_path / "cases.jsonl"
+    data.write_text(json.dumps(case) + "\n")
+    headers = []
+    for judge in (ScriptedJudge(lambda r: {"verdict": list(r.options)[0]}),
+                  LocalLike(lambda r: {"verdict": list(r.options)[0]})):
+        out = tmp_path / f"{type(judge).__name__}.jsonl"
+        run_dataset(data, ["context_relevance"], judge=judge, out=out, cache=False)
+        headers.append(json.loads(out.read_text().splitlines()[0])["prompt_hashes"]["context_relevance"])
+    api_like, local_like = headers
+    assert api_like != local_like  # the local form (a yes/no question per passage) is probed too
