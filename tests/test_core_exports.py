@@ -28,3 +28,16 @@ def test_import_does_not_load_heavy_dependencies():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == ""
+
+
+def test_subpackages_resolve_their_lazy_names_and_refuse_others():
+    import pytest
+
+    from llm_validation_framework import citations, judges
+
+    for package, names in ((citations, citations.__all__), (judges, ("LiteLLMJudge", "ScriptedJudge"))):
+        for name in names:
+            assert getattr(package, name) is not None, (package.__name__, name)
+        with pytest.raises(AttributeError, match="no attribute 'nope'"):
+            package.nope  # noqa: B018
+    assert set(dir(citations)) >= set(citations.__all__)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from .._lazy import lazy_exports
 from ..errors import ConfigError
 from .base import Judge, Verdict, VerdictRequest
 from .providers import PROVIDERS, needs_api_key, suggest_provider
@@ -24,16 +25,9 @@ if TYPE_CHECKING:  # pragma: no cover
 __all__ = ["Judge", "LiteLLMJudge", "ScriptedJudge", "Verdict", "VerdictRequest", "make_judge"]
 
 
-def __getattr__(name: str) -> Any:
-    if name == "LiteLLMJudge":  # the module is light; litellm itself loads on the first call
-        from .litellm import LiteLLMJudge
-
-        return LiteLLMJudge
-    if name == "ScriptedJudge":  # imported on use: its reply parser loads pydantic, which the offline judge never needs
-        from .scripted import ScriptedJudge
-
-        return ScriptedJudge
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+# imported on use: litellm.py is light but litellm itself takes seconds; scripted.py's reply parser
+# loads pydantic, which the offline judge never needs
+__getattr__, _ = lazy_exports(__name__, {"LiteLLMJudge": "litellm", "ScriptedJudge": "scripted"})
 
 
 def make_judge(provider: str | None = None, model: str | None = None, api_base: str | None = None,
