@@ -1,10 +1,14 @@
-"""Host names: which ones are this machine (no third-party imports; used by the server and its clients)."""
+"""Hosts and URLs: which hosts are this machine, and URLs safe to show (stdlib only; used by the server,
+its clients and the results file)."""
 
 from __future__ import annotations
 
 import ipaddress
+import re
 
-__all__ = ["is_loopback"]
+__all__ = ["hide_userinfo", "is_loopback"]
+
+_URL_USERINFO = re.compile(r"(?P<scheme>[a-z][a-z0-9+.-]*://)[^/@\s]+@", re.I)
 
 
 def is_loopback(host: str) -> bool:
@@ -15,3 +19,8 @@ def is_loopback(host: str) -> bool:
         return ipaddress.ip_address(host).is_loopback
     except ValueError:
         return False
+
+
+def hide_userinfo(text: str, mask: str = "**********") -> str:
+    """``text`` with the ``user:password@`` part of every URL in it replaced by ``mask``."""
+    return _URL_USERINFO.sub(lambda m: m.group("scheme") + mask + "@", text)

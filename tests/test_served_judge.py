@@ -298,3 +298,13 @@ def _score_in_a_fresh_process(base_url, subprocess, sys):
         "print(round(result.score, 3), '|', ','.join(heavy))\n"
     )
     return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+
+
+def test_credentials_in_the_server_url_are_never_shown():
+    url = "http://user:s3cret-pass@127.0.0.1:9/v1"
+    with pytest.raises(JudgeCallError) as info:  # asks the server for its model name: nobody answers
+        LocalJudge(api_base=url, timeout_s=2)
+    backend = ServedBackend(url, model="m")  # a model name given: no request
+    judge = LocalJudge(backend=backend)
+    shown = " ".join([str(info.value), repr(backend), json.dumps(judge.describe())])
+    assert "s3cret-pass" not in shown and "**********@127.0.0.1:9" in shown

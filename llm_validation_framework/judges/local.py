@@ -41,7 +41,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from ..errors import ConfigError, JudgeCallError, JudgeError, LocalModelError
-from ..hosts import is_loopback
+from ..hosts import hide_userinfo, is_loopback
 from ..usage import Usage
 from .base import Judge, Verdict, VerdictRequest, expected_score
 from .local_model import DEFAULT_MODEL_NAME, MODEL_PATH_ENV, resolve_model_path
@@ -272,6 +272,7 @@ class ServedBackend:
         if isinstance(timeout_s, bool) or not isinstance(timeout_s, (int, float)) or not timeout_s > 0:
             raise ConfigError(f"timeout_s must be a positive number of seconds, got {timeout_s!r}")
         self.api_base = api_base.rstrip("/")
+        self.display_base = hide_userinfo(self.api_base)  # what messages show: no user:password@
         self.timeout_s = float(timeout_s)
         self._api_key = api_key
         #: the server schedules concurrent requests itself (one slot or several)
@@ -279,14 +280,14 @@ class ServedBackend:
         self.name = model or self._served_model()
 
     def __repr__(self) -> str:  # never the key
-        return f"ServedBackend(api_base={self.api_base!r}, model={self.name!r})"
+        return f"ServedBackend(api_base={self.display_base!r}, model={self.name!r})"
 
     def _served_model(self) -> str:
         reply = self._request("GET", "/models", None, timeout_s=min(self.timeout_s, 10.0))
         try:
             return str(reply["data"][0]["id"]).lower()
         except (KeyError, IndexError, TypeError):
-            raise JudgeCallError(f"{self.api_base}/models lists no model: is this an `lvf serve` server?") from None
+            raise JudgeCallError(f"{self.display_base}/models lists no model: is this an `lvf serve` server?") from None
 
     def complete(self, prompt: str, *, max_tokens: int, n_probs: int, stop: Sequence[str] = ()) -> Completion:
         body: dict[str, Any] = {"model": self.name, "prompt": prompt, "max_tokens": max_tokens, "n_probs": n_probs,
@@ -294,7 +295,7 @@ class ServedBackend:
         if stop:
             body["stop"] = list(stop)
         return completion_from_reply(self._request("POST", "/completions", body, timeout_s=self.timeout_s),
-                                     f"the model server at {self.api_base}")
+                                     f"the model server at {self.display_base}")
 
     def _request(self, method: str, path: str, body: dict[str, Any] | None, *, timeout_s: float) -> Any:
         import urllib.error
@@ -319,18 +320,18 @@ class ServedBackend:
                 detail = None
             hint = (" (the server predates text completions: upgrade llm_validation_framework there)"
                     if exc.code == 404 and path == "/completions" else "")
-            raise JudgeCallError(f"the model server at {self.api_base} answered {method} {path} with HTTP "
+            raise JudgeCallError(f"the model server at {self.display_base} answered {method} {path} with HTTP "
                                  f"{exc.code}: {detail or exc.reason}{hint}") from None
         except (urllib.error.URLError, OSError) as exc:
             reason = getattr(exc, "reason", exc)
             if isinstance(reason, TimeoutError) or isinstance(exc, TimeoutError):
-                raise JudgeCallError(f"the model server at {self.api_base} did not answer {method} {path} within "
+                raise JudgeCallError(f"the model server at {self.display_base} did not answer {method} {path} within "
                                      f"{timeout_s:g}s") from None
-            raise JudgeCallError(f"no model server answers at {self.api_base} ({reason}). Fix: start one with "
+            raise JudgeCallError(f"no model server answers at {self.display_base} ({reason}). Fix: start one with "
                                  "`lvf serve` (it prints its URL), or drop api_base to load the model in this "
                                  "process") from None
         except ValueError as exc:  # not JSON
-            raise JudgeCallError(f"the model server at {self.api_base} sent a reply that is not JSON: {exc}") from None
+            raise JudgeCallError(f"the model server at {self.display_base} sent a reply that is not JSON: {exc}") from None
 
 
 _backends: dict[tuple[str, int, int, int], XllamacppBackend] = {}
@@ -373,7 +374,7 @@ class LocalJudge(Judge):
         #: blend P(supported) half-and-half with word overlap (measured better on held-out rows)
         self.support_overlap_weight = support_overlap_weight
         #: blend P(correct) half-and-half with the answer's coverage of the gold answer (AUC 0.66 -> 0.74
-        #: on 247 dev rows, 0.72 -> 0.74 on 240 held-out rows: docs/reference-agents.md)
+        #: on 247 dev rows, 0.72 -> 0.74 on 200 held-out rows: docs/reference-agents.md)
         self.answer_overlap_weight = answer_overlap_weight
         #: this model reads a yes/no question better than a 0/1/2 rating (relevance AUC 0.84 vs 0.76)
         self.prefers_yes_no = True
@@ -446,7 +447,7 @@ class LocalJudge(Judge):
             else:
                 _log.warning("provider 'local' (from %s) loads the model in this process: api_base %s (from %s) "
                              "is not used; give it where provider='local' is set to use a running `lvf serve`",
-                             origin("provider"), api_base, origin("api_base"))
+                             origin("provider"), hide_userinfo(api_base), origin("api_base"))
         kwargs.update(overrides)
         return cls(settings=settings, **kwargs)
 
@@ -478,7 +479,7 @@ class LocalJudge(Judge):
     def describe(self) -> dict[str, Any]:
         described = {"judge": type(self).__name__, "model": self.name, "n_ctx": self.n_ctx, "reasons": self.reasons}
         if isinstance(self._backend, ServedBackend):
-            described["api_base"] = self._backend.api_base
+            described["api_base"] = self._backend.display_base
         return described
 
     def __getstate__(self) -> dict[str, Any]:

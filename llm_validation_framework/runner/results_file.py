@@ -26,6 +26,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ..hosts import hide_userinfo
 from ..usage import Usage
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -38,7 +39,6 @@ FORMAT = "lvf-results"
 FORMAT_VERSION = 1
 REDACTED = "**********"
 _SECRET_KEY = re.compile(r"(^|[_-])(api[_-]?key|key|token|secret|password|passwd|authorization|credentials?)$", re.I)
-_URL_USERINFO = re.compile(r"(?P<scheme>[a-z][a-z0-9+.-]*://)[^/@\s]+@", re.I)
 _KEY_LIKE = re.compile(r"\b(sk-[A-Za-z0-9_-]{8,}|sk-ant-[A-Za-z0-9_-]{8,}|AIza[0-9A-Za-z_-]{20,})")
 
 
@@ -67,7 +67,7 @@ def redact(value: Any, key: str = "") -> Any:
     if isinstance(value, (list, tuple)):
         return [redact(v) for v in value]
     if isinstance(value, str):
-        value = _URL_USERINFO.sub(lambda m: m.group("scheme") + REDACTED + "@", value)
+        value = hide_userinfo(value, REDACTED)
         return _KEY_LIKE.sub(REDACTED, value)
     if value is None or isinstance(value, (bool, int, float)):
         return value
