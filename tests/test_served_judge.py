@@ -308,3 +308,37 @@ def test_credentials_in_the_server_url_are_never_shown():
     judge = LocalJudge(backend=backend)
     shown = " ".join([str(info.value), repr(backend), json.dumps(judge.describe())])
     assert "s3cret-pass" not in shown and "**********@127.0.0.1:9" in shown
+
+
+def test_user_and_password_in_the_server_url_go_as_basic_auth_to_the_right_host():
+    """urllib would read ``user:pass@`` as part of the host name: the backend sends it as a header."""
+    import base64
+    import http.server
+
+    seen = []
+
+    class Models(http.server.BaseHTTPRequestHandler):
+        def do_GET(self):  # noqa: N802 - http.server's name
+            seen.append((self.path, self.headers.get("Authorization")))
+            body = json.dumps({"data": [{"id": "served-model"}]}).encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args):
+            pass
+
+    with http.server.ThreadingHTTPServer(("127.0.0.1", 0), Models) as httpd:
+        threading.Thread(target=httpd.serve_forever, daemon=True).start()
+        try:
+            url = f"http://us%40er:p%3Ass@127.0.0.1:{httpd.server_address[1]}/v1/"
+            backend = ServedBackend(url)
+        finally:
+            httpd.shutdown()
+    assert backend.name == "served-model"
+    assert seen == [("/v1/models", "Basic " + base64.b64encode(b"us@er:p:ss").decode())]
+    assert "p%3Ass" not in repr(backend) and "p:ss" not in repr(backend)
+    with pytest.raises(ConfigError, match="give one of them"):
+        ServedBackend(url, api_key="k", model="m")

@@ -271,8 +271,23 @@ class ServedBackend:
             raise ConfigError(f"api_base must be the server's URL such as 'http://127.0.0.1:8765/v1', got {api_base!r}")
         if isinstance(timeout_s, bool) or not isinstance(timeout_s, (int, float)) or not timeout_s > 0:
             raise ConfigError(f"timeout_s must be a positive number of seconds, got {timeout_s!r}")
-        self.api_base = api_base.rstrip("/")
-        self.display_base = hide_userinfo(self.api_base)  # what messages show: no user:password@
+        import urllib.parse
+
+        parts = urllib.parse.urlsplit(api_base.rstrip("/"))
+        #: ``user:password@`` in the URL (a server behind a proxy asking for basic auth) goes in a header:
+        #: urllib would take it for part of the host name
+        self._basic_auth = None
+        if parts.username is not None:
+            if api_key:
+                raise ConfigError("api_base has user:password@ and an api_key (or LVF_SERVE_API_KEY) is set too: give one of them "
+                                  "(api_key is sent as a Bearer token, user:password as basic auth)")
+            import base64
+
+            userinfo = f"{urllib.parse.unquote(parts.username)}:{urllib.parse.unquote(parts.password or '')}"
+            self._basic_auth = base64.b64encode(userinfo.encode()).decode()
+            parts = parts._replace(netloc=parts.netloc.rpartition("@")[2])
+        self.api_base = urllib.parse.urlunsplit(parts)  # requests go here; never the credentials
+        self.display_base = hide_userinfo(api_base.rstrip("/"))  # what messages show: no user:password@
         self.timeout_s = float(timeout_s)
         self._api_key = api_key
         #: the server schedules concurrent requests itself (one slot or several)
@@ -305,6 +320,8 @@ class ServedBackend:
         headers = {"Content-Type": "application/json"}
         if self._api_key:
             headers["Authorization"] = f"Bearer {self._api_key}"
+        elif self._basic_auth:
+            headers["Authorization"] = f"Basic {self._basic_auth}"
         data = None if body is None else json.dumps(body).encode()
         request = urllib.request.Request(self.api_base + path, data=data, method=method, headers=headers)
         # a server on this machine is reached directly, whatever http_proxy says
