@@ -53,8 +53,8 @@ from llm_validation_framework.checks.citation_accuracy import CitationAccuracyCh
 from llm_validation_framework.checks.citation_faithfulness import CitationFaithfulnessCheck
 from llm_validation_framework.citations import KeyLedger, VerdictMemo, cited_sentences, strip_markers
 from llm_validation_framework.errors import CheckJudgeError
-from llm_validation_framework.inputs import parse_sample
-from llm_validation_framework.results import CheckResult
+from llm_validation_framework.types.inputs import parse_sample
+from llm_validation_framework.types.results import CheckResult
 
 DATA = Path(os.environ.get("LVF_JUDGE_DEV", ROOT.parent / "shared" / "data" / "judge-dev")) / "citation.jsonl"
 _WORD = re.compile(r"[a-z0-9]+")
@@ -184,7 +184,7 @@ def make(provider: str, model: str | None, args: argparse.Namespace):
 
         return ScriptedJudge(by_overlap, name="scripted-overlap")
     if provider == "local":
-        from llm_validation_framework.judges.local import LocalJudge
+        from llm_validation_framework.judges.local.judge import LocalJudge
 
         return LocalJudge(model_path=model, n_ctx=args.n_ctx) if model else LocalJudge(n_ctx=args.n_ctx)
     from llm_validation_framework.judges import make_judge

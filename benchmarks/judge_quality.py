@@ -53,7 +53,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from llm_validation_framework.evidence import blend_support, word_overlap  # noqa: E402
+from llm_validation_framework.text.evidence import blend_support, word_overlap  # noqa: E402
 
 DATA = Path(os.environ.get("LVF_JUDGE_DEV", ROOT.parent / "shared" / "data" / "judge-dev"))
 DEFAULT_EVIDENCE_CHARS = 600
@@ -167,13 +167,13 @@ def _row_id(record: dict[str, Any]) -> str:
 
 def build_judge(args: argparse.Namespace):
     if args.provider == "local":
-        from llm_validation_framework.judges.local import LocalJudge
+        from llm_validation_framework.judges.local.judge import LocalJudge
 
         calibration = None if args.calibration == "none" else "default"
         if args.api_base:  # the model of a running `lvf serve` (one loaded model for several runs)
             return LocalJudge(api_base=args.api_base, calibration=calibration)
         return LocalJudge(model_path=args.model, n_ctx=args.n_ctx, calibration=calibration)
-    from llm_validation_framework.judges.litellm import LiteLLMJudge
+    from llm_validation_framework.judges.litellm.judge import LiteLLMJudge
 
     if not args.model:
         raise SystemExit("--model is required with an API provider")
@@ -181,7 +181,7 @@ def build_judge(args: argparse.Namespace):
 
 
 async def judge_row(task: str, row: dict[str, Any], judge, args: argparse.Namespace):
-    from llm_validation_framework.inputs import parse_sample
+    from llm_validation_framework.types.inputs import parse_sample
 
     if task == "support":
         return await support_row(row, judge, args)
@@ -210,8 +210,8 @@ async def judge_row(task: str, row: dict[str, Any], judge, args: argparse.Namesp
 
 async def support_row(row: dict[str, Any], judge, args: argparse.Namespace):
     from llm_validation_framework.checks.support import SupportCheck
-    from llm_validation_framework.evidence import select_evidence
-    from llm_validation_framework.inputs import parse_sample
+    from llm_validation_framework.text.evidence import select_evidence
+    from llm_validation_framework.types.inputs import parse_sample
 
     passages = list(row["premise_passages"])
     options = support_options(args)

@@ -143,7 +143,7 @@ def build_judge(args: argparse.Namespace):
 
         return ScriptedJudge(scripted_reply, name="scripted-overlap")
     if args.provider == "local":
-        from llm_validation_framework.judges.local import LocalJudge
+        from llm_validation_framework.judges.local.judge import LocalJudge
 
         return LocalJudge(model_path=args.model, n_ctx=args.n_ctx)
     from llm_validation_framework.judges import make_judge
@@ -173,7 +173,7 @@ def make_check(task: str):
 
 async def run_task(task: str, rows: list[dict[str, Any]], judge, args: argparse.Namespace, run: int,
                    out) -> list[dict[str, Any]]:
-    from llm_validation_framework.inputs import parse_sample
+    from llm_validation_framework.types.inputs import parse_sample
 
     check = make_check(task)
     semaphore = asyncio.Semaphore(args.concurrency)

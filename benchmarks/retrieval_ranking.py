@@ -125,7 +125,7 @@ def embedding_rankings() -> list[list[str]]:
 
 def embedding_speed(repeats: int = 5) -> tuple[float, float]:
     """(ms per sentence batched, ms per sentence one at a time), medians over ``repeats`` runs."""
-    from llm_validation_framework.retrieval.embeddings import encode
+    from llm_validation_framework.text.embeddings import encode
 
     sentences = [text for _, text in CORPUS] + [question for question, _ in QUERIES]
     encode(sentences)  # load the model

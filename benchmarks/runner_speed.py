@@ -99,7 +99,7 @@ class StubProcess:
 
 
 def speed_and_cache(args, work: Path) -> bool:
-    from llm_validation_framework.judges.litellm import LiteLLMJudge
+    from llm_validation_framework.judges.litellm.judge import LiteLLMJudge
     from llm_validation_framework.runner import run_dataset
 
     data = write_cases(work / "cases.jsonl", args.cases)
@@ -202,7 +202,7 @@ def memory(args, work: Path) -> bool:
 
     server = None
     if args.memory_judge == "stub":
-        from llm_validation_framework.judges.litellm import LiteLLMJudge
+        from llm_validation_framework.judges.litellm.judge import LiteLLMJudge
 
         server = StubProcess(0.0)  # its own process: the requests it records are not in our RSS
         judge = LiteLLMJudge("openai/stub", api_key="sk-stub-not-a-secret", api_base=server.base_url)

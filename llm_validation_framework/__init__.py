@@ -14,19 +14,19 @@ from typing import TYPE_CHECKING
 
 from ._lazy import lazy_exports
 
-__version__ = "0.1.0"
+from ._version import __version__
 
 # public name -> module that defines it
 _EXPORTS: dict[str, str] = {
     "AccuracyAgent": "agents.accuracy",
     "Agent": "agents.base",
     "AnswerAccuracyAgent": "agents.reference",
-    "CachedJudge": "cache",
-    "CheckResult": "results",
+    "CachedJudge": "judges.cache",
+    "CheckResult": "types.results",
     "CitationAgent": "agents.citation",
     "ConfigError": "errors",
     "ContextRelevanceAgent": "agents.reference",
-    "EvaluationResult": "results",
+    "EvaluationResult": "types.results",
     "GroundednessAgent": "agents.reference",
     "HybridJudge": "judges.hybrid",
     "InputError": "errors",
@@ -35,20 +35,20 @@ _EXPORTS: dict[str, str] = {
     "JudgeError": "errors",
     "JudgeTimeoutError": "errors",
     "LVFError": "errors",
-    "LiteLLMJudge": "judges.litellm",
-    "LocalJudge": "judges.local",
+    "LiteLLMJudge": "judges.litellm.judge",
+    "LocalJudge": "judges.local.judge",
     "LocalModelError": "errors",
     "MissingAPIKeyError": "errors",
-    "Passage": "inputs",
-    "ProgressEvent": "progress",
+    "Passage": "types.inputs",
+    "ProgressEvent": "types.progress",
     "RAGProvider": "retrieval",
     "RelevancyAgent": "agents.relevancy",
     "RetrievalError": "errors",
     "RunSummary": "runner.summary",
     "ScriptExhaustedError": "errors",
     "ScriptedJudge": "judges.scripted",
-    "Settings": "config",
-    "Usage": "usage",
+    "Settings": "infra.config",
+    "Usage": "types.usage",
     "Verdict": "judges.base",
     "VerdictParseError": "errors",
     "VerdictRequest": "judges.base",
@@ -66,21 +66,21 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
     from .agents.base import Agent
     from .agents.citation import CitationAgent
     from .agents.reference import AnswerAccuracyAgent, ContextRelevanceAgent, GroundednessAgent
-    from .cache import CachedJudge
+    from .judges.cache import CachedJudge
     from .judges.hybrid import HybridJudge
     from .runner.core import arun_dataset, run_dataset
     from .runner.summary import RunSummary
     from .agents.relevancy import RelevancyAgent
-    from .config import Settings
+    from .infra.config import Settings
     from .errors import (ConfigError, InputError, JudgeCallError, JudgeError, JudgeTimeoutError, LocalModelError,
                          LVFError, MissingAPIKeyError, RetrievalError, ScriptExhaustedError, VerdictParseError)
-    from .inputs import Passage
+    from .types.inputs import Passage
     from .judges import make_judge
     from .judges.base import Judge, Verdict, VerdictRequest
-    from .judges.litellm import LiteLLMJudge
-    from .judges.local import LocalJudge
+    from .judges.litellm.judge import LiteLLMJudge
+    from .judges.local.judge import LocalJudge
     from .judges.scripted import ScriptedJudge
-    from .progress import ProgressEvent
-    from .results import CheckResult, EvaluationResult
+    from .types.progress import ProgressEvent
+    from .types.results import CheckResult, EvaluationResult
     from .retrieval import RAGProvider
-    from .usage import Usage
+    from .types.usage import Usage

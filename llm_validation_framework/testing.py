@@ -105,7 +105,7 @@ def _pytest_fixture():
     @pytest.fixture
     def lvf_cached_judge(request):
         """``lvf_cached_judge(judge)`` → the judge wrapped in a sqlite cache kept in pytest's cache dir."""
-        from .cache import CachedJudge
+        from .judges.cache import CachedJudge
 
         cache = getattr(request.config, "cache", None)  # absent under `-p no:cacheprovider`
         root = cache.mkdir("lvf") if cache is not None else None

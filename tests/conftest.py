@@ -67,7 +67,7 @@ def stub_server(_stub_server_session: StubServer) -> StubServer:
 @pytest.fixture
 def stub_judge(stub_server: StubServer):
     """Factory: ``stub_judge(**overrides)`` -> LiteLLMJudge("openai/stub") on the stub, retry waits 0."""
-    from llm_validation_framework.judges.litellm import LiteLLMJudge
+    from llm_validation_framework.judges.litellm.judge import LiteLLMJudge
 
     def make(**overrides):
         options = {"api_key": STUB_KEY, "api_base": stub_server.base_url, "timeout_s": 5.0, "max_retries": 2,

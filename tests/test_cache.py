@@ -7,11 +7,11 @@ import sqlite3
 
 import pytest
 
-from llm_validation_framework.cache import CachedJudge, case_scope, default_cache_path
+from llm_validation_framework.judges.cache import CachedJudge, case_scope, default_cache_path
 from llm_validation_framework.errors import ConfigError, JudgeCallError
 from llm_validation_framework.judges.base import Judge, Verdict, VerdictRequest
 from llm_validation_framework.judges.scripted import ScriptedJudge
-from llm_validation_framework.usage import Usage
+from llm_validation_framework.types.usage import Usage
 
 
 def request(prompt: str = "Is the sky blue?", check: str = "relevancy") -> VerdictRequest:

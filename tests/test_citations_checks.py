@@ -12,10 +12,10 @@ from llm_validation_framework.checks.citation_accuracy import CitationAccuracyCh
 from llm_validation_framework.checks.citation_faithfulness import CitationFaithfulnessCheck
 from llm_validation_framework.checks.citation_relevancy import CitationRelevancyCheck
 from llm_validation_framework.errors import ConfigError, InputError, JudgeCallError
-from llm_validation_framework.inputs import Passage, parse_sample
+from llm_validation_framework.types.inputs import Passage, parse_sample
 from llm_validation_framework.judges.base import Judge, Verdict
 from llm_validation_framework.judges.scripted import ScriptedJudge
-from llm_validation_framework.usage import Usage
+from llm_validation_framework.types.usage import Usage
 
 EIFFEL_PASSAGES = ["The Eiffel Tower stands 330 metres tall in Paris.",
                    "The Eiffel Tower was completed in 1889 for the World Fair."]
@@ -512,7 +512,7 @@ class FakeBackend:
         self.prompts = []
 
     def complete(self, prompt, *, max_tokens, n_probs, stop=()):
-        from llm_validation_framework.judges.local import Completion
+        from llm_validation_framework.judges.local.judge import Completion
 
         self.prompts.append(prompt)
         import math
@@ -524,7 +524,7 @@ class FakeBackend:
 
 
 def test_local_judge_reads_every_citation_label_set():
-    from llm_validation_framework.judges.local import LocalJudge
+    from llm_validation_framework.judges.local.judge import LocalJudge
 
     backend = FakeBackend()
     agent = CitationAgent(judge=LocalJudge(backend=backend))

@@ -11,7 +11,7 @@ import pytest
 
 from llm_validation_framework.checks.citation_accuracy import CitationAccuracyCheck
 from llm_validation_framework.checks.citation_faithfulness import CitationFaithfulnessCheck
-from llm_validation_framework.inputs import parse_sample
+from llm_validation_framework.types.inputs import parse_sample
 from llm_validation_framework.judges.scripted import ScriptedJudge
 
 ROOT = Path(__file__).resolve().parents[1]

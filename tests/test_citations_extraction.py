@@ -15,12 +15,10 @@ from llm_validation_framework.citations import (
     find_malformed_markers,
     find_markers,
     normalize_key,
-    split_sentences,
     strip_markers,
-    word_count,
 )
-from llm_validation_framework.citations.sentences import ABBREVIATIONS
-from llm_validation_framework.inputs import Passage
+from llm_validation_framework.text.sentences import ABBREVIATIONS, split_sentences, word_count
+from llm_validation_framework.types.inputs import Passage
 
 
 def keys(text):

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from llm_validation_framework.cli import main
+from llm_validation_framework.apps.cli import main
 from llm_validation_framework.runner import iter_results
 
 JUDGES = '''
@@ -186,7 +186,7 @@ def test_report_command(env):
 def test_ctrl_c_stops_cleanly_and_says_how_to_resume(env, workers):
     data = write_cases(env / "cases.jsonl", cases(200))
     out = env / "r.jsonl"
-    command = [sys.executable, "-c", "from llm_validation_framework.cli import main; main()", "run", str(data),
+    command = [sys.executable, "-c", "from llm_validation_framework.apps.cli import main; main()", "run", str(data),
                "-a", "relevancy", "--judge", "cli_judges:slow", "-o", str(out), "--concurrency", "2", "--no-cache",
                "--workers", str(workers)]
     proc = subprocess.Popen(command, cwd=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
@@ -224,7 +224,7 @@ def test_unwritable_out_is_a_clear_error(env):
 
 
 def test_serve_is_wired_to_the_local_model_server(env):
-    """``lvf serve`` passes its options to llm_validation_framework.serve (tested there); no model loads here."""
+    """``lvf serve`` passes its options to llm_validation_framework.apps.serve (tested there); no model loads here."""
     help_text = CliRunner().invoke(main, ["serve", "--help"])
     assert help_text.exit_code == 0 and "--port" in help_text.output and "lvf serve" in help_text.output
     refused = CliRunner().invoke(main, ["serve", "--host", "8.8.8.8"])

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from llm_validation_framework.config import Settings, read_config_ini
+from llm_validation_framework.infra.config import Settings, read_config_ini
 from llm_validation_framework.errors import ConfigError, MissingAPIKeyError
 from llm_validation_framework.judges import make_judge
 
@@ -188,7 +188,7 @@ def test_make_judge_unknown_provider_suggests_close_names():
 
 
 def test_make_judge_key_from_settings_and_model_prefix(monkeypatch):
-    from llm_validation_framework.judges.litellm import LiteLLMJudge
+    from llm_validation_framework.judges.litellm.judge import LiteLLMJudge
 
     monkeypatch.setenv("ANTHROPIC_API_KEY", SECRET)
     judge = make_judge()
@@ -227,7 +227,7 @@ def test_make_judge_arguments_override_given_settings(monkeypatch):
 
 
 def test_make_judge_local_delegates_to_local_judge(monkeypatch):
-    from llm_validation_framework.judges import local
+    from llm_validation_framework.judges.local import judge as local
 
     seen = {}
 

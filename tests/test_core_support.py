@@ -4,7 +4,7 @@ import pytest
 
 from llm_validation_framework import ScriptedJudge
 from llm_validation_framework.checks.support import SupportCheck, evidence_budget, judge_support
-from llm_validation_framework.inputs import Passage, parse_sample
+from llm_validation_framework.types.inputs import Passage, parse_sample
 
 PASSAGES = [Passage("1", "The Eiffel Tower was completed in 1889 for the World Fair in Paris."),
             Passage("2", "It is 330 metres tall.")]

@@ -15,8 +15,8 @@ import numpy as np
 import pytest
 
 from llm_validation_framework.errors import LocalModelError
-from llm_validation_framework.retrieval import embeddings
-from llm_validation_framework.retrieval.embeddings import DIMENSION, MiniLMEncoder, encode
+from llm_validation_framework.text import embeddings
+from llm_validation_framework.text.embeddings import DIMENSION, MiniLMEncoder, encode
 
 
 def cos(a, b) -> float:
@@ -219,7 +219,7 @@ def test_session_is_created_once_under_concurrent_first_use(monkeypatch):
 
 def test_importing_retrieval_loads_nothing_heavy():
     code = ("import sys; import llm_validation_framework.retrieval as r; from llm_validation_framework.retrieval "
-            "import RAGProvider; from llm_validation_framework.retrieval.embeddings import MiniLMEncoder; "
+            "import RAGProvider; from llm_validation_framework.text.embeddings import MiniLMEncoder; "
             "MiniLMEncoder(); print(','.join(m for m in ('chromadb', 'langchain_core', 'onnxruntime', 'numpy', "
             "'tokenizers') if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

@@ -14,7 +14,7 @@ from stub_server import StubReply, chat_reply, first_label_reply, logprob_conten
 from llm_validation_framework.checks.base import ask_once
 from llm_validation_framework.errors import JudgeCallError, JudgeTimeoutError, VerdictParseError
 from llm_validation_framework.judges.base import VerdictRequest
-from llm_validation_framework.judges.litellm import LiteLLMJudge, label_probabilities
+from llm_validation_framework.judges.litellm.judge import LiteLLMJudge, label_probabilities
 
 YES_NO = {"yes": 1.0, "no": 0.0}
 EIFFEL = {"question": "Where is the Eiffel Tower?", "answer": "The Eiffel Tower is located in Paris, France."}
@@ -146,7 +146,7 @@ async def test_client_errors_are_not_retried(stub_server, stub_judge, status):
 
 
 def test_retry_after_header_is_honoured():
-    from llm_validation_framework.judges.litellm import _retry_after
+    from llm_validation_framework.judges.litellm.judge import _retry_after
 
     class Response:
         headers = {"Retry-After": "2.5"}
@@ -320,7 +320,7 @@ def test_constructing_an_agent_does_not_import_litellm(tmp_path):
 def test_litellm_import_state_is_frozen_out_of_the_garbage_collector():
     import gc
 
-    from llm_validation_framework.judges.litellm import _import_litellm
+    from llm_validation_framework.judges.litellm.judge import _import_litellm
 
     _import_litellm()
     # a full collection must not walk litellm's ~375 000 module objects (~150 ms, loop stopped)
@@ -339,13 +339,13 @@ def test_constructor_validation():
 
 
 def test_provider_list_matches_installed_litellm():
-    from llm_validation_framework.judges import providers
+    from llm_validation_framework.infra import providers
 
     os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
     import litellm
 
     assert providers.PROVIDERS == tuple(sorted({p.value for p in litellm.provider_list})), (
-        "regenerate: python -m llm_validation_framework.judges.providers --write")
+        "regenerate: python -m llm_validation_framework.infra.providers --write")
 
 
 # -- live (opt-in: pytest --live, needs ANTHROPIC_API_KEY) ---------------------------------

@@ -9,9 +9,9 @@ from llm_validation_framework.checks.answer_accuracy import AnswerAccuracyCheck
 from llm_validation_framework.checks.context_relevance import ContextRelevanceCheck
 from llm_validation_framework.checks.response_groundedness import ResponseGroundednessCheck
 from llm_validation_framework.errors import ConfigError
-from llm_validation_framework.inputs import parse_sample
+from llm_validation_framework.types.inputs import parse_sample
 from llm_validation_framework.judges.scripted import ScriptedJudge
-from llm_validation_framework.progress import ProgressEvent
+from llm_validation_framework.types.progress import ProgressEvent
 
 CASE = {"question": "When was Einstein born?", "answer": "He was born in 1879.", "reference": "1879",
         "contexts": ["Albert Einstein was born March 14, 1879."]}
@@ -45,7 +45,7 @@ def test_agent_options_reach_their_checks():
 
 def test_every_template_request_has_labels_the_local_judge_can_read():
     # LocalJudge reads only the first answer token: every scale's labels must start differently
-    from llm_validation_framework.judges.local import build_chat_prompt, check_labels
+    from llm_validation_framework.judges.local.judge import build_chat_prompt, check_labels
 
     judge = ScriptedJudge(lambda r: {"verdict": r.labels[-1]} if "supported" not in r.options
                           else {"verdict": "supported"})

@@ -10,7 +10,7 @@ from llm_validation_framework.agents.accuracy import AccuracyAgent
 from llm_validation_framework.agents.reference import AnswerAccuracyAgent
 from llm_validation_framework.checks.answer_accuracy import AnswerAccuracyCheck, gold_answers
 from llm_validation_framework.errors import InputError, JudgeCallError
-from llm_validation_framework.inputs import parse_sample
+from llm_validation_framework.types.inputs import parse_sample
 from llm_validation_framework.judges.base import Judge, Verdict
 from llm_validation_framework.judges.scripted import ScriptedJudge
 
@@ -172,7 +172,7 @@ def test_local_and_hybrid_judges_ask_one_template():
     import math
 
     from llm_validation_framework.judges.hybrid import HybridJudge
-    from llm_validation_framework.judges.local import Completion, LocalJudge
+    from llm_validation_framework.judges.local.judge import Completion, LocalJudge
 
     class Backend:
         name = "fake-model"
@@ -267,7 +267,7 @@ class ProbabilityJudge(Judge):
 
 
 def test_coverage_leaves_out_question_words_and_takes_the_best_gold_answer():
-    from llm_validation_framework.evidence import answer_coverage
+    from llm_validation_framework.text.evidence import answer_coverage
 
     # "Einstein" is asked, so only "1879" counts
     assert answer_coverage("Einstein was born in 1879.", ["Einstein, 1879"], "When was Einstein born?") == 1.0
@@ -307,7 +307,7 @@ def test_no_blend_for_parsed_ratings_or_a_silent_coverage():
 
 def test_the_check_weight_overrides_the_judge_and_is_validated():
     from llm_validation_framework.errors import ConfigError
-    from llm_validation_framework.judges.local import LocalJudge
+    from llm_validation_framework.judges.local.judge import LocalJudge
 
     result = run(EINSTEIN, ProbabilityJudge(0.4, 0.5), swap_roles=False, overlap_weight=0.25)
     assert result.score == pytest.approx(0.75 * 0.4 + 0.25)

@@ -8,7 +8,7 @@ import pytest
 from llm_validation_framework.agents.reference import ContextRelevanceAgent
 from llm_validation_framework.checks.context_relevance import ContextRelevanceCheck
 from llm_validation_framework.errors import ConfigError, InputError, JudgeCallError
-from llm_validation_framework.inputs import Passage, parse_sample
+from llm_validation_framework.types.inputs import Passage, parse_sample
 from llm_validation_framework.judges.scripted import ScriptedJudge
 
 EINSTEIN = {"question": "When and where was Albert Einstein born?",

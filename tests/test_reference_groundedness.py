@@ -8,7 +8,7 @@ import pytest
 from llm_validation_framework.agents.reference import GroundednessAgent
 from llm_validation_framework.checks.response_groundedness import ResponseGroundednessCheck, split_sentences
 from llm_validation_framework.errors import ConfigError, InputError, JudgeCallError
-from llm_validation_framework.inputs import parse_sample
+from llm_validation_framework.types.inputs import parse_sample
 from llm_validation_framework.judges.scripted import ScriptedJudge
 
 CASE = {"question": "Tell me about Einstein's birth.",

@@ -17,7 +17,7 @@ from langchain_core.retrievers import BaseRetriever
 from langchain_core.vectorstores import InMemoryVectorStore
 
 from llm_validation_framework.errors import ConfigError, InputError, RetrievalError
-from llm_validation_framework.inputs import Passage
+from llm_validation_framework.types.inputs import Passage
 from llm_validation_framework.retrieval import RAGProvider
 
 TEXTS = [

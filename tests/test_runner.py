@@ -17,7 +17,7 @@ from llm_validation_framework.runner import (arun_dataset, iter_cases, iter_resu
                                              run_dataset)
 from llm_validation_framework.runner import core as runner_core
 from llm_validation_framework.runner.core import RunAbortedError
-from llm_validation_framework.usage import Usage
+from llm_validation_framework.types.usage import Usage
 
 DEV = Path("/work/shared/data/judge-dev")
 needs_dev = pytest.mark.skipif(not DEV.is_dir(), reason="judge-dev data not on this machine")
@@ -433,7 +433,7 @@ def test_progress_bar_and_summary_render(tmp_path):
     from rich.console import Console
 
     from llm_validation_framework.runner import render_summary
-    from llm_validation_framework.runner.progress_bar import RunProgressBar
+    from llm_validation_framework.apps.progress_bar import RunProgressBar
 
     data = write_cases(tmp_path / "c.jsonl", cases(4) + [{"id": "x", "question": "Q?", "answer": "BAD"}])
     buffer = StringIO()
@@ -504,7 +504,7 @@ def test_summary_reports_agreement_with_the_files_labels(tmp_path):
 def test_litellm_path_end_to_end_and_cached_rerun_makes_no_requests(tmp_path):
     from stub_server import StubServer, best_verdict_reply
 
-    from llm_validation_framework.judges.litellm import LiteLLMJudge
+    from llm_validation_framework.judges.litellm.judge import LiteLLMJudge
 
     data = write_cases(tmp_path / "c.jsonl", cases(6))
     with StubServer() as server:

@@ -114,7 +114,7 @@ def test_workers_refuse_what_cannot_cross_a_process_boundary(tmp_path):
 def test_workers_through_litellm_to_the_stub_server(tmp_path):
     from stub_server import StubServer, best_verdict_reply
 
-    from llm_validation_framework.judges.litellm import LiteLLMJudge
+    from llm_validation_framework.judges.litellm.judge import LiteLLMJudge
 
     data = write_cases(tmp_path / "c.jsonl", cases(12))
     with StubServer() as server:

@@ -10,7 +10,7 @@ import urllib.request
 
 import pytest
 
-from llm_validation_framework.serve import (DEFAULT_MAX_TOKENS, ModelServer, ServeError, add_arguments,
+from llm_validation_framework.apps.serve import (DEFAULT_MAX_TOKENS, ModelServer, ServeError, add_arguments,
                                             validate_chat_request)
 
 
@@ -259,7 +259,7 @@ def test_stats_are_also_kept_per_requested_model_name_so_clients_sharing_a_serve
 
 
 def test_stats_by_model_stop_growing_at_a_bound(monkeypatch):
-    import llm_validation_framework.serve as serve_module
+    import llm_validation_framework.apps.serve as serve_module
 
     monkeypatch.setattr(serve_module, "MAX_STATS_MODELS", 2)
     with ModelServer(FakeBackend(), port=0) as server:
@@ -271,7 +271,7 @@ def test_stats_by_model_stop_growing_at_a_bound(monkeypatch):
 
 @pytest.mark.parametrize("bad", [0, -1, 17, 2.5, True, "4"])
 def test_parallel_must_be_a_small_whole_number_checked_before_loading_a_model(bad):
-    from llm_validation_framework.serve import serve
+    from llm_validation_framework.apps.serve import serve
 
     with pytest.raises(ValueError, match="parallel=.*1 to 16"):
         serve(port=0, parallel=bad, backend=None)
@@ -326,7 +326,7 @@ def test_validate_without_http_and_cli_arguments():
 def test_importing_serve_stays_light():
     import subprocess
     import sys
-    code = ("import sys, llm_validation_framework.serve; "
+    code = ("import sys, llm_validation_framework.apps.serve; "
             "print([m for m in ('xllamacpp', 'litellm', 'numpy') if m in sys.modules])")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert out.stdout.strip() == "[]", out.stderr
@@ -335,7 +335,7 @@ def test_importing_serve_stays_light():
 @pytest.mark.slow
 def test_real_local_model_answers_json_and_logprobs_over_http():
     pytest.importorskip("xllamacpp")
-    from llm_validation_framework.serve import XllamacppChatBackend
+    from llm_validation_framework.apps.serve import XllamacppChatBackend
 
     backend = XllamacppChatBackend(n_ctx=2048)
     openai = pytest.importorskip("openai")
@@ -358,7 +358,7 @@ def test_real_local_model_answers_json_and_logprobs_over_http():
 @pytest.mark.slow
 def test_real_local_model_with_parallel_slots_answers_concurrent_requests_each_in_full():
     pytest.importorskip("xllamacpp")
-    from llm_validation_framework.serve import XllamacppChatBackend
+    from llm_validation_framework.apps.serve import XllamacppChatBackend
 
     backend = XllamacppChatBackend(n_ctx=1024, parallel=2)
     questions = {"Is Paris in France?": "yes", "Is Paris in Japan?": "no", "Is Rome in Italy?": "yes"}
@@ -382,7 +382,7 @@ def test_real_local_model_with_parallel_slots_answers_concurrent_requests_each_i
 
 
 def test_xllamacpp_backend_maps_llama_cpp_exceptions_to_http_errors_without_a_model():
-    from llm_validation_framework.serve import XllamacppChatBackend
+    from llm_validation_framework.apps.serve import XllamacppChatBackend
 
     class Raising:
         def __init__(self, exc):
@@ -408,7 +408,7 @@ def test_xllamacpp_backend_maps_llama_cpp_exceptions_to_http_errors_without_a_mo
 
 
 def test_main_reports_a_bad_host_or_model_in_one_line_without_loading_anything(tmp_path, capsys):
-    from llm_validation_framework.serve import main
+    from llm_validation_framework.apps.serve import main
 
     assert main(["--host", "0.0.0.0", "--port", "0"]) == 2
     assert "not a loopback address" in capsys.readouterr().err

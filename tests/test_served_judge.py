@@ -18,10 +18,10 @@ import pytest
 from llm_validation_framework.errors import ConfigError, JudgeCallError
 from llm_validation_framework.judges import make_judge
 from llm_validation_framework.judges.base import VerdictRequest
-from llm_validation_framework.judges.local import (DEFAULT_CALIBRATION, Completion, LocalJudge, ServedBackend,
+from llm_validation_framework.judges.local.judge import (DEFAULT_CALIBRATION, Completion, LocalJudge, ServedBackend,
                                                    build_chat_prompt)
-from llm_validation_framework.judges.local_model import DEFAULT_MODEL_NAME
-from llm_validation_framework.serve import ModelServer, validate_completion_request
+from llm_validation_framework.judges.local.model_file import DEFAULT_MODEL_NAME
+from llm_validation_framework.apps.serve import ModelServer, validate_completion_request
 
 YES_NO = {"yes": 1.0, "no": 0.0}
 
@@ -184,7 +184,7 @@ def test_api_base_with_a_backend_or_a_model_path_is_refused():
     ({"prompt": "a", "temperature": 3}, "temperature"),
 ])
 def test_text_completion_requests_are_validated_naming_the_field(body, param):
-    from llm_validation_framework.serve import ServeError
+    from llm_validation_framework.apps.serve import ServeError
 
     with pytest.raises(ServeError) as caught:
         validate_completion_request(body)
@@ -199,7 +199,7 @@ def test_text_completion_fields_mapped_and_defaulted():
 @pytest.mark.slow
 def test_real_model_served_verdicts_equal_in_process_verdicts():
     pytest.importorskip("xllamacpp")
-    from llm_validation_framework.serve import XllamacppChatBackend
+    from llm_validation_framework.apps.serve import XllamacppChatBackend
 
     local = LocalJudge()
     with ModelServer(XllamacppChatBackend(n_ctx=local.n_ctx), port=0) as server:
@@ -222,7 +222,7 @@ def test_the_serve_banner_says_how_to_point_our_judges_at_it():
     import io
     import time
 
-    from llm_validation_framework.serve import serve
+    from llm_validation_framework.apps.serve import serve
 
     out = io.StringIO()
     threading.Thread(target=serve, kwargs={"port": 0, "backend": TextBackend(), "out": out}, daemon=True).start()
@@ -289,8 +289,8 @@ def _score_in_a_fresh_process(base_url, subprocess, sys):
     code = (
         "import asyncio, sys\n"
         "from llm_validation_framework.checks.support import SupportCheck\n"
-        "from llm_validation_framework.inputs import parse_sample\n"
-        "from llm_validation_framework.judges.local import LocalJudge\n"
+        "from llm_validation_framework.types.inputs import parse_sample\n"
+        "from llm_validation_framework.judges.local.judge import LocalJudge\n"
         "sample = parse_sample({'question': 'Capital?', 'answer': 'Paris is the capital of France.',\n"
         "                       'contexts': ['Paris is the capital and largest city of France.']})\n"
         f"result = asyncio.run(SupportCheck().run(sample, LocalJudge(api_base={base_url!r})))\n"

@@ -7,7 +7,7 @@ Run with the project's venv (the peers run in benchmarks/peers/.venv, made by se
     .venv/bin/python benchmarks/peers/compare.py --fake --limit 4               # plumbing only, no model
 
 Every framework calls the very same model through the same OpenAI-compatible server
-(``llm_validation_framework.serve``); the server counts every call and token. Our checks also
+(``llm_validation_framework.apps.serve``); the server counts every call and token. Our checks also
 run with the in-process LocalJudge (counted from our own usage records: the server does not see
 them). Sample: fixed and seeded (``--seed``), per (source, label) cell, split by group into a
 calibration slice (threshold chosen there, the same rule for everyone: best balanced accuracy,
@@ -78,16 +78,16 @@ DEFAULT_FRAMEWORKS = ("ours_support_http", "ours_support_local", "deepeval_faith
 #: our scoring rows import what scoring a first row loads too (asyncio: checks are coroutines; the
 #: evidence selection SupportCheck imports on its first call), so lazy imports do not flatter them
 _OUR_SCORING = ("import asyncio; from llm_validation_framework.checks.support import SupportCheck; "
-                "import llm_validation_framework.citations.evidence, llm_validation_framework.evidence; ")
+                "import llm_validation_framework.citations.evidence, llm_validation_framework.text.evidence; ")
 IMPORTS: dict[str, tuple[str, str]] = {
     "ours: import llm_validation_framework": ("project", "import llm_validation_framework"),
     "ours: SupportCheck + LiteLLMJudge + litellm": (
-        "project", _OUR_SCORING + "from llm_validation_framework.judges.litellm import LiteLLMJudge; import litellm"),
+        "project", _OUR_SCORING + "from llm_validation_framework.judges.litellm.judge import LiteLLMJudge; import litellm"),
     "ours: SupportCheck + LocalJudge served by lvf serve (HTTP, stdlib)": (
-        "project", _OUR_SCORING + "from llm_validation_framework.judges.local import LocalJudge, ServedBackend; "
+        "project", _OUR_SCORING + "from llm_validation_framework.judges.local.judge import LocalJudge, ServedBackend; "
                                   "import urllib.request"),
     "ours: SupportCheck + LocalJudge + xllamacpp": (
-        "project", _OUR_SCORING + "from llm_validation_framework.judges.local import LocalJudge; import xllamacpp"),
+        "project", _OUR_SCORING + "from llm_validation_framework.judges.local.judge import LocalJudge; import xllamacpp"),
     "deepeval: import deepeval": ("peer", "import deepeval"),
     "deepeval: FaithfulnessMetric + GEval + LocalModel": (
         "peer", "from deepeval.metrics import FaithfulnessMetric, GEval; from deepeval.models import LocalModel"),
@@ -107,7 +107,7 @@ class Server:
         self.fake = None
         if args.fake:
             from fake_backend import FakeJudgeBackend
-            from llm_validation_framework.serve import ModelServer
+            from llm_validation_framework.apps.serve import ModelServer
 
             self.fake = ModelServer(FakeJudgeBackend(), port=0).start()
             self.base_url = self.fake.base_url
@@ -117,7 +117,7 @@ class Server:
             self.base_url = f"http://127.0.0.1:{args.port}/v1"
             log_path = Path(args.out) / "server.log"
             self.process = subprocess.Popen(
-                [sys.executable, "-m", "llm_validation_framework.serve", "--port", str(args.port), "--ctx",
+                [sys.executable, "-m", "llm_validation_framework.apps.serve", "--port", str(args.port), "--ctx",
                  str(args.n_ctx), "--parallel", str(args.parallel or args.jobs)],
                 cwd=ROOT, stdout=open(log_path, "w"), stderr=subprocess.STDOUT)
             self._wait(args.server_start_timeout_s, log_path)
@@ -171,8 +171,8 @@ def our_check_and_judge(name: str, server: Server, args: argparse.Namespace):
              # explain_below=0: no extra per-sentence calls to name unsupported statements (score unchanged)
              "groundedness": lambda: ResponseGroundednessCheck(explain_below=0.0)}[name.split("_")[1]]()
     if name.endswith("_served"):
-        from llm_validation_framework.judges.local import DEFAULT_CALIBRATION, LocalJudge, ServedBackend
-        from llm_validation_framework.judges.local_model import DEFAULT_MODEL_NAME
+        from llm_validation_framework.judges.local.judge import DEFAULT_CALIBRATION, LocalJudge, ServedBackend
+        from llm_validation_framework.judges.local.model_file import DEFAULT_MODEL_NAME
 
         # the LocalJudge of `lvf serve` users; it sends its own model name so the server counts it apart,
         # hence the default model's calibration given explicitly (the judge keys it on the model name)
@@ -187,14 +187,14 @@ def our_check_and_judge(name: str, server: Server, args: argparse.Namespace):
         judge = ScriptedJudge(lambda request: {"verdict": _pick(request.prompt, list(request.options))},
                               name="fake-local")
     elif name.endswith("_local"):
-        from llm_validation_framework.judges.local import LocalJudge
+        from llm_validation_framework.judges.local.judge import LocalJudge
 
         judge = LocalJudge()
         started = time.perf_counter()
         judge.load()
         print(f"  LocalJudge loaded in {time.perf_counter() - started:.1f}s", file=sys.stderr)
     else:
-        from llm_validation_framework.judges.litellm import LiteLLMJudge
+        from llm_validation_framework.judges.litellm.judge import LiteLLMJudge
 
         os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")  # as the judge does: no network at import
         started = time.perf_counter()
@@ -211,7 +211,7 @@ def our_check_and_judge(name: str, server: Server, args: argparse.Namespace):
 
 async def run_ours(name: str, set_name: str, items: list[dict[str, Any]], out: Path, server: Server,
                    args: argparse.Namespace) -> None:
-    from llm_validation_framework.inputs import parse_sample
+    from llm_validation_framework.types.inputs import parse_sample
 
     done = {r["id"] for r in read_results(out)}
     check, judge = our_check_and_judge(name, server, args)

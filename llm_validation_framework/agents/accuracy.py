@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from ..checks.answer_accuracy import AnswerAccuracyCheck
 from ..checks.base import Check
 from ..checks.factual import FactualCheck
-from ..inputs import Sample
+from ..types.inputs import Sample
 from .base import Agent
 from .relevancy import RelevancyAgent
 

@@ -18,11 +18,11 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar, Literal
 
 from ..errors import CheckJudgeError, ConfigError, InputError, JudgeError
-from ..inputs import Sample, parse_sample
+from ..types.inputs import Sample, parse_sample
 from ..judges.base import Judge
-from ..progress import ProgressCallback, ProgressEvent, emit
-from ..results import CheckResult, EvaluationResult
-from ..usage import Usage
+from ..types.progress import ProgressCallback, ProgressEvent, emit
+from ..types.results import CheckResult, EvaluationResult
+from ..types.usage import Usage
 from ..checks.base import Check
 
 __all__ = ["Agent", "validate_threshold"]
@@ -134,7 +134,7 @@ class Agent:
     async def _run_check(self, check: Check, sample: Sample) -> CheckResult:
         if self.repeats == 1:
             return await check.run(sample, self.judge)
-        from ..stability import run_repeated
+        from .stability import run_repeated
 
         return await run_repeated(check, sample, self.judge, self.repeats, self.threshold)
 

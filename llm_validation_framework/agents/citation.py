@@ -24,10 +24,10 @@ from ..checks.citation_faithfulness import CitationFaithfulnessCheck
 from ..checks.citation_relevancy import CitationRelevancyCheck
 from ..citations.memo import VerdictMemo
 from ..errors import ConfigError
-from ..inputs import Sample
+from ..types.inputs import Sample
 from ..judges.base import Judge
-from ..progress import ProgressCallback
-from ..results import CheckResult, EvaluationResult
+from ..types.progress import ProgressCallback
+from ..types.results import CheckResult, EvaluationResult
 from .base import Agent, validate_threshold
 
 __all__ = ["CitationAgent"]

@@ -20,7 +20,7 @@ from ..checks.answer_accuracy import AnswerAccuracyCheck
 from ..checks.base import Check
 from ..checks.context_relevance import ContextRelevanceCheck
 from ..checks.response_groundedness import ResponseGroundednessCheck
-from ..inputs import Sample
+from ..types.inputs import Sample
 from .base import Agent
 
 __all__ = ["AnswerAccuracyAgent", "ContextRelevanceAgent", "GroundednessAgent"]

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 from ..checks.base import Check
 from ..checks.relevancy import RelevancyCheck
-from ..inputs import Sample
+from ..types.inputs import Sample
 from .base import Agent
 
 __all__ = ["RelevancyAgent"]

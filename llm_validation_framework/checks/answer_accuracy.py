@@ -19,7 +19,7 @@ template ranked answers worse than template 1 alone and pulled the mean down
 (docs/reference-agents.md, "Measured").
 
 ``overlap_weight`` w blends the judge's score with the answer's coverage of the gold answer
-(:func:`~llm_validation_framework.evidence.answer_coverage`, question words left out):
+(:func:`~llm_validation_framework.text.evidence.answer_coverage`, question words left out):
 ``(1 - w) x score + w x coverage``, when the score is a read probability and the coverage says
 something. None (the default) follows the judge's ``answer_overlap_weight`` hint: 0 for API
 judges, 0.5 for the small local model, which misses answers that repeat the gold answer nearly
@@ -31,10 +31,10 @@ from __future__ import annotations
 from dataclasses import replace
 
 from ..errors import ConfigError, InputError
-from ..inputs import Sample
+from ..types.inputs import Sample
 from ..judges.base import Judge, VerdictRequest
-from ..prompting import delimit, render, short_hash
-from ..results import CheckResult
+from ..text.prompting import delimit, render, short_hash
+from ..types.results import CheckResult
 from .base import Check
 from .rating import TRIPLE_SCALE, ask_ratings, combine_ratings
 
@@ -115,7 +115,7 @@ class AnswerAccuracyCheck(Check):
                   else self.overlap_weight)
         if not weight or result.score is None or result.method != "logprobs":
             return result
-        from ..evidence import answer_coverage
+        from ..text.evidence import answer_coverage
 
         coverage = answer_coverage(sample.answer or "", gold_answers(sample), sample.question or "")
         if coverage is None:  # every gold word is in the question (e.g. "yes"): coverage says nothing

@@ -12,9 +12,9 @@ from abc import ABC, abstractmethod
 from typing import ClassVar
 
 from ..errors import JudgeError
-from ..inputs import Sample
+from ..types.inputs import Sample
 from ..judges.base import Judge, Verdict, VerdictRequest
-from ..results import CheckResult
+from ..types.results import CheckResult
 
 __all__ = ["Check", "ask_once", "label_reason", "verdict_result"]
 

@@ -31,10 +31,10 @@ from ..citations.ledger import CitedSentence, KeyLedger, cited_sentences
 from ..citations.markers import find_malformed_markers
 from ..citations.memo import VerdictMemo, ask
 from ..errors import CheckJudgeError, ConfigError, InputError, JudgeError
-from ..inputs import Passage, Sample
+from ..types.inputs import Passage, Sample
 from ..judges.base import Judge, Verdict
-from ..results import CheckResult
-from ..usage import Usage
+from ..types.results import CheckResult
+from ..types.usage import Usage
 from .base import Check
 from .support import build_support_request, evidence_budget
 
@@ -73,7 +73,7 @@ def support_score(verdict: Verdict, claim: str, passages: Sequence[Passage], ove
     """The verdict's P(supported), blended with word overlap when ``overlap_weight`` > 0.
 
     ``(1 - w) * P(supported) + w * overlap`` where overlap is the share of the claim's content
-    words found in the cited passages (:func:`llm_validation_framework.evidence.blend_support`).
+    words found in the cited passages (:func:`llm_validation_framework.text.evidence.blend_support`).
     A small local judge misses support copied nearly verbatim and overlap misses paraphrase, so
     the blend can rank better than either; 0 leaves the decision to the judge. The checks pass
     ``resolve_overlap_weight(own, judge)``: their own setting, or else the judge's
@@ -81,7 +81,7 @@ def support_score(verdict: Verdict, claim: str, passages: Sequence[Passage], ove
     """
     if not overlap_weight:
         return {"score": verdict.score}
-    from ..evidence import blend_support, word_overlap
+    from ..text.evidence import blend_support, word_overlap
 
     overlap = word_overlap(claim, [p.text for p in passages])
     return {"score": blend_support(verdict.score, overlap, weight=1.0 - overlap_weight), "overlap": round(overlap, 4)}

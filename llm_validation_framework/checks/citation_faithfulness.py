@@ -31,11 +31,11 @@ from ..citations.ledger import CitedSentence, KeyLedger, cited_sentences
 from ..citations.markers import CitationMarker, strip_markers
 from ..citations.memo import VerdictMemo, ask
 from ..errors import ConfigError, JudgeError
-from ..inputs import Passage, Sample
+from ..types.inputs import Passage, Sample
 from ..judges.base import Judge, VerdictRequest
-from ..prompting import delimit, render
-from ..results import CheckResult
-from ..usage import Usage
+from ..text.prompting import delimit, render
+from ..types.results import CheckResult
+from ..types.usage import Usage
 from .base import Check
 from .citation_accuracy import (
     answer_of,

@@ -18,13 +18,13 @@ from dataclasses import dataclass
 from typing import Literal
 
 from ..citations.references import extract_references
-from ..citations.sentences import split_sentences
+from ..text.sentences import split_sentences
 from ..errors import ConfigError, InputError, JudgeError
-from ..inputs import Sample
+from ..types.inputs import Sample
 from ..judges.base import Judge, VerdictRequest
-from ..prompting import delimit, render
-from ..results import CheckResult
-from ..usage import Usage
+from ..text.prompting import delimit, render
+from ..types.results import CheckResult
+from ..types.usage import Usage
 from .base import Check
 from .citation_accuracy import combine_methods, validate_concurrency
 

@@ -23,10 +23,10 @@ two calls, no per-passage breakdown). Blank passages are rated 0 without a call.
 from __future__ import annotations
 
 from ..errors import ConfigError, InputError
-from ..inputs import Passage, Sample
+from ..types.inputs import Passage, Sample
 from ..judges.base import Judge, VerdictRequest
-from ..prompting import delimit, render, short_hash
-from ..results import CheckResult
+from ..text.prompting import delimit, render, short_hash
+from ..types.results import CheckResult
 from .base import Check
 from .rating import RELEVANCE_SCALE, View, ask_ratings, combine_ratings, view_of
 

@@ -8,10 +8,10 @@ support verdict is used, and an answer they contradict or do not back fails even
 from __future__ import annotations
 
 from ..errors import JudgeError
-from ..inputs import Sample
+from ..types.inputs import Sample
 from ..judges.base import Judge, VerdictRequest
-from ..prompting import delimit, render
-from ..results import CheckResult
+from ..text.prompting import delimit, render
+from ..types.results import CheckResult
 from .base import Check, ask_once
 from .support import build_support_request, judge_support, support_result
 

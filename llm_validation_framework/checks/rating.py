@@ -24,9 +24,9 @@ from typing import Any
 
 from ..errors import JudgeError
 from ..judges.base import Judge, Verdict, VerdictRequest
-from ..prompting import short_hash
-from ..results import CheckResult
-from ..usage import Usage
+from ..text.prompting import short_hash
+from ..types.results import CheckResult
+from ..types.usage import Usage
 
 __all__ = ["RELEVANCE_SCALE", "Rating", "TRIPLE_SCALE", "View", "ask_rating", "ask_ratings", "combine_ratings",
            "view_of"]

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from ..inputs import Sample
+from ..types.inputs import Sample
 from ..judges.base import Judge, VerdictRequest
-from ..prompting import delimit, render
-from ..results import CheckResult
+from ..text.prompting import delimit, render
+from ..types.results import CheckResult
 from .base import Check, ask_once
 
 __all__ = ["RELEVANCY_OPTIONS", "RelevancyCheck"]

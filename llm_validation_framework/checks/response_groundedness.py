@@ -26,11 +26,11 @@ import asyncio
 import re
 
 from ..errors import ConfigError, InputError, JudgeError
-from ..inputs import Sample
+from ..types.inputs import Sample
 from ..judges.base import Judge, VerdictRequest
-from ..prompting import delimit, render, short_hash
-from ..results import CheckResult
-from ..usage import Usage
+from ..text.prompting import delimit, render, short_hash
+from ..types.results import CheckResult
+from ..types.usage import Usage
 from .base import Check
 from .rating import RELEVANCE_SCALE, ask_ratings, combine_ratings
 from .support import format_passages, judge_support

@@ -11,10 +11,10 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 
 from ..errors import JudgeError
-from ..inputs import Passage, Sample
+from ..types.inputs import Passage, Sample
 from ..judges.base import Judge, Verdict, VerdictRequest
-from ..prompting import delimit, render
-from ..results import CheckResult
+from ..text.prompting import delimit, render
+from ..types.results import CheckResult
 from .base import Check, label_reason
 
 __all__ = ["SUPPORT_OPTIONS", "SupportCheck", "SupportOutcome", "build_support_request", "evidence_budget",
@@ -97,7 +97,7 @@ async def judge_support(judge: Judge, claim: str, passages: Sequence[Passage], *
     verdict = await (ask(judge, request) if ask is not None else judge.verdict(request))
     weight = getattr(judge, "support_overlap_weight", 0.0) if overlap_weight is None else overlap_weight
     if weight and verdict.method == "logprobs":
-        from ..evidence import blend_support, word_overlap
+        from ..text.evidence import blend_support, word_overlap
 
         overlap = word_overlap(claim, [p.text for p in passages])
         score = blend_support(verdict.score, overlap, weight=1.0 - weight)

@@ -1,4 +1,4 @@
-"""Citations in answers: [N]-style keys, external references, sentence splitting and the key ledger.
+"""Citations in answers: [N]-style keys, external references and the key ledger.
 
 Pure text processing (no judge, no heavy imports): the citation checks build on it. The names
 below load on first use, so a check that needs one submodule (the support check's evidence
@@ -16,7 +16,6 @@ if TYPE_CHECKING:  # pragma: no cover
     from .markers import CitationMarker, find_malformed_markers, find_markers, normalize_key, strip_markers
     from .memo import VerdictMemo
     from .references import Reference, extract_references
-    from .sentences import Sentence, split_sentences, word_count
 
 #: public name -> submodule defining it
 _EXPORTS = {
@@ -24,16 +23,13 @@ _EXPORTS = {
     "CitedSentence": "ledger",
     "KeyLedger": "ledger",
     "Reference": "references",
-    "Sentence": "sentences",
     "VerdictMemo": "memo",
     "cited_sentences": "ledger",
     "extract_references": "references",
     "find_malformed_markers": "markers",
     "find_markers": "markers",
     "normalize_key": "markers",
-    "split_sentences": "sentences",
     "strip_markers": "markers",
-    "word_count": "sentences",
 }
 
 __all__ = sorted(_EXPORTS)

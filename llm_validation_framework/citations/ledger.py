@@ -10,9 +10,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from ..inputs import Passage
+from ..types.inputs import Passage
 from .markers import CitationMarker, find_markers, normalize_key, strip_markers
-from .sentences import Sentence, split_sentences
+from ..text.sentences import Sentence, split_sentences
 
 __all__ = ["CitedSentence", "KeyLedger", "cited_sentences"]
 

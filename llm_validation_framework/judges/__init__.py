@@ -15,11 +15,11 @@ from typing import TYPE_CHECKING, Any
 from .._lazy import lazy_exports
 from ..errors import ConfigError
 from .base import Judge, Verdict, VerdictRequest
-from .providers import PROVIDERS, needs_api_key, suggest_provider
+from ..infra.providers import PROVIDERS, needs_api_key, suggest_provider
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..config import Settings
-    from .litellm import LiteLLMJudge
+    from ..infra.config import Settings
+    from .litellm.judge import LiteLLMJudge
     from .scripted import ScriptedJudge
 
 __all__ = ["Judge", "LiteLLMJudge", "ScriptedJudge", "Verdict", "VerdictRequest", "make_judge"]
@@ -27,7 +27,7 @@ __all__ = ["Judge", "LiteLLMJudge", "ScriptedJudge", "Verdict", "VerdictRequest"
 
 # imported on use: litellm.py is light but litellm itself takes seconds; scripted.py's reply parser
 # loads pydantic, which the offline judge never needs
-__getattr__, _ = lazy_exports(__name__, {"LiteLLMJudge": "litellm", "ScriptedJudge": "scripted"})
+__getattr__, _ = lazy_exports(__name__, {"LiteLLMJudge": "litellm.judge", "ScriptedJudge": "scripted"})
 
 
 def make_judge(provider: str | None = None, model: str | None = None, api_base: str | None = None,
@@ -37,7 +37,7 @@ def make_judge(provider: str | None = None, model: str | None = None, api_base: 
     Arguments override ``settings`` (built from the environment and config.ini when not
     given). ``provider="local"`` gives the offline judge; any other provider must be a litellm
     provider name and, unless ``api_base`` points at a server of your own, have an API key."""
-    from ..config import Settings
+    from ..infra.config import Settings
 
     overrides = {name: value for name, value in (("provider", provider), ("model", model), ("api_base", api_base))
                  if value is not None}
@@ -49,7 +49,7 @@ def make_judge(provider: str | None = None, model: str | None = None, api_base: 
 
     name = settings.provider
     if name == "local":
-        from .local import LocalJudge
+        from .local.judge import LocalJudge
 
         return LocalJudge.from_settings(settings)
 
@@ -72,7 +72,7 @@ def make_judge(provider: str | None = None, model: str | None = None, api_base: 
     api_key = settings.api_key_for(name)
     if api_key is None and needs_api_key(name, settings.api_base):
         api_key = settings.require_api_key(name)  # raises MissingAPIKeyError with the fixes
-    from .litellm import LiteLLMJudge
+    from .litellm.judge import LiteLLMJudge
 
     return LiteLLMJudge(full_model, api_key=api_key, api_base=settings.api_base, timeout_s=settings.timeout_s,
                         max_retries=settings.max_retries)

@@ -24,7 +24,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from ..usage import Usage
+from ..types.usage import Usage
 
 __all__ = ["CAPABILITY_HINTS", "Judge", "Verdict", "VerdictRequest", "expected_score"]
 

@@ -105,7 +105,7 @@ def eval_mode(mode: str, *, api: Judge | None = None, local: Judge | None = None
         assert api is not None
         return api
     if local is None:
-        from .local import LocalJudge
+        from .local.judge import LocalJudge
 
         local = LocalJudge()
     if key == "local":

@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterable
 from typing import Any, Union
 
 from ..errors import ScriptExhaustedError
-from ..usage import Usage
+from ..types.usage import Usage
 from .base import Judge, Verdict, VerdictRequest, expected_score
 from .parsing import parse_verdict
 

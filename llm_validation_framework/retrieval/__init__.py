@@ -21,9 +21,9 @@ _WHERE = {
     "ChromaRetriever": ".chroma",
     "MiniLMEmbeddingFunction": ".chroma",
     "MiniLMEmbeddings": ".lc_embeddings",
-    "MiniLMEncoder": ".embeddings",
+    "MiniLMEncoder": "..text.embeddings",
     "RAGProvider": ".provider",
-    "encode": ".embeddings",
+    "encode": "..text.embeddings",
 }
 
 

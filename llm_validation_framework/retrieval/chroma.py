@@ -29,7 +29,7 @@ except ImportError as exc:  # pragma: no cover - chromadb and langchain-core are
                       "pip install chromadb langchain-core") from exc
 
 from ..errors import ConfigError, RetrievalError
-from .embeddings import MiniLMEncoder, get_encoder
+from ..text.embeddings import MiniLMEncoder, get_encoder
 
 __all__ = ["ChromaRetriever", "MiniLMEmbeddingFunction", "build_collection", "open_collection"]
 

@@ -18,7 +18,7 @@ try:
 except ImportError as exc:  # pragma: no cover - langchain-core is a dependency
     raise ImportError("MiniLMEmbeddings needs langchain-core: pip install langchain-core") from exc
 
-from .embeddings import MiniLMEncoder, get_encoder
+from ..text.embeddings import MiniLMEncoder, get_encoder
 
 __all__ = ["MiniLMEmbeddings"]
 

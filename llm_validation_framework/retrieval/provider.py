@@ -19,7 +19,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..errors import ConfigError, InputError, RetrievalError
-from ..inputs import Passage
+from ..types.inputs import Passage
 
 __all__ = ["RAGProvider"]
 

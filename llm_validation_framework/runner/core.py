@@ -19,10 +19,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..cache import CachedJudge, case_scope
+from ..judges.cache import CachedJudge, case_scope
 from ..errors import ConfigError, InputError, LVFError
 from ..judges.base import Judge
-from ..usage import Usage
+from ..types.usage import Usage
 from .dataset import CaseRow, count_rows, iter_cases, parse_field_map
 from .probe import probe_prompt_hashes
 from .registry import build_agents

@@ -276,7 +276,7 @@ def _worker_main(in_fd: int, out_fd: int) -> int:
 
 
 async def _worker_loop(spec: WorkerSpec, concurrency: int, inbox: BinaryIO, outbox: BinaryIO) -> None:
-    from ..cache import CachedJudge
+    from ..judges.cache import CachedJudge
     from .core import _close, _evaluate_unit, _gather_or_cancel
     from .registry import build_agents
 

@@ -26,8 +26,8 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..hosts import hide_userinfo
-from ..usage import Usage
+from ..infra.hosts import hide_userinfo
+from ..types.usage import Usage
 
 if TYPE_CHECKING:  # pragma: no cover
     from .summary import AgentSummary
@@ -49,7 +49,7 @@ def framework_version() -> str:
         return version("llm_validation_framework")
     except Exception:  # noqa: BLE001 - not installed as a distribution (source checkout)
         try:
-            from .. import __version__  # type: ignore[attr-defined]
+            from .._version import __version__
 
             return str(__version__)
         except Exception:  # noqa: BLE001

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..usage import Usage
+from ..types.usage import Usage
 
 __all__ = ["AgentSummary", "RunSummary", "render_summary"]
 

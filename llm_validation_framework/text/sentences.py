@@ -23,7 +23,7 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
-from .markers import MARKER_RE, SpanSet, code_spans, fenced_spans, strip_markers
+from ..citations.markers import MARKER_RE, SpanSet, code_spans, fenced_spans, strip_markers
 
 __all__ = ["ABBREVIATIONS", "Sentence", "split_sentences", "word_count"]
 

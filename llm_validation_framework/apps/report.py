@@ -17,7 +17,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from .errors import ConfigError
+from ..errors import ConfigError
 
 __all__ = ["render_report", "write_report"]
 
@@ -28,7 +28,7 @@ MAX_TEXT = 4000
 
 def write_report(results: str | os.PathLike[str], out: str | os.PathLike[str]) -> Path:
     """Read ``results`` (a results JSONL) and write the HTML report to ``out``."""
-    from .runner.results_file import iter_results
+    from ..runner.results_file import iter_results
 
     path = Path(results).expanduser()
     if not path.is_file():
@@ -129,7 +129,7 @@ def _summary_table(by_agent: Mapping[str, list[Mapping[str, Any]]]) -> str:
 
 def _by_source(cases: list[Mapping[str, Any]]) -> str:
     """Per (agent, source) table; with balanced accuracy and AUC against the rows' labels when present."""
-    from .runner.labels import group_results
+    from ..runner.labels import group_results
 
     groups = group_results(cases)
     labelled = any(g.labelled for g in groups)

@@ -46,7 +46,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any, Protocol
 
-from .hosts import is_loopback
+from ..infra.hosts import is_loopback
 
 __all__ = ["ChatBackend", "ModelServer", "ServeError", "ServerStats", "XllamacppChatBackend", "add_arguments",
            "main", "run_from_args", "serve", "validate_chat_request", "validate_completion_request"]
@@ -536,8 +536,8 @@ class XllamacppChatBackend:
 
     def __init__(self, model_path: str | os.PathLike | None = None, *, n_ctx: int = DEFAULT_N_CTX,
                  n_threads: int | None = None, parallel: int = 1, settings: object | None = None) -> None:
-        from .judges.local import shared_backend
-        from .judges.local_model import resolve_model_path
+        from ..judges.local.judge import shared_backend
+        from ..judges.local.model_file import resolve_model_path
 
         check_parallel(parallel)
         path = resolve_model_path(model_path, settings=settings)
@@ -617,7 +617,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
 
 
 def run_from_args(args: argparse.Namespace) -> int:
-    from .errors import LVFError
+    from ..errors import LVFError
 
     try:
         serve(args.host, args.port, args.model_path, n_ctx=args.n_ctx, n_threads=args.n_threads,
@@ -630,7 +630,7 @@ def run_from_args(args: argparse.Namespace) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = add_arguments(argparse.ArgumentParser(prog="python -m llm_validation_framework.serve",
+    parser = add_arguments(argparse.ArgumentParser(prog="python -m llm_validation_framework.apps.serve",
                                                    description=__doc__.split("\n\n")[0]))
     return run_from_args(parser.parse_args(argv))
 

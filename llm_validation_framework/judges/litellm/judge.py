@@ -42,11 +42,11 @@ from typing import Any, Literal
 
 from pydantic import SecretStr
 
-from ..errors import JudgeCallError, JudgeTimeoutError, VerdictParseError
-from ..prompting import render
-from ..usage import Usage
-from .base import Judge, Verdict, VerdictRequest, expected_score
-from .parsing import parse_verdict, verdict_json_instructions, verdict_json_schema
+from ...errors import JudgeCallError, JudgeTimeoutError, VerdictParseError
+from ...text.prompting import render
+from ...types.usage import Usage
+from ..base import Judge, Verdict, VerdictRequest, expected_score
+from ..parsing import parse_verdict, verdict_json_instructions, verdict_json_schema
 
 __all__ = ["LiteLLMJudge"]
 

@@ -31,8 +31,8 @@ from pydantic import Field, PrivateAttr, SecretStr, ValidationError, field_valid
 from pydantic.fields import FieldInfo
 from pydantic_settings import BaseSettings, EnvSettingsSource, PydanticBaseSettingsSource, SettingsConfigDict
 
-from .errors import ConfigError, MissingAPIKeyError
-from .judges.providers import PROVIDERS, key_env_names
+from ..errors import ConfigError, MissingAPIKeyError
+from .providers import PROVIDERS, key_env_names
 
 __all__ = ["CONFIG_ENV_VAR", "ConfigFile", "IniSettingsSource", "Settings", "SettingSource", "find_config",
            "read_config_ini"]

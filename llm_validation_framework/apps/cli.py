@@ -25,7 +25,7 @@ from typing import Any
 
 import click
 
-from .errors import ConfigError, LVFError
+from ..errors import ConfigError, LVFError
 
 __all__ = ["main"]
 
@@ -82,9 +82,9 @@ def run(cases: str, agents: tuple[str, ...], provider: str | None, model: str | 
         limit: int | None, field_map: tuple[str, ...], threshold: float | None, repeats: int | None,
         quiet: bool) -> None:
     """Evaluate every case of a JSONL file; write results as they finish."""
-    from .runner import default_out_path, parse_field_map, render_summary, run_dataset
-    from .runner.registry import agent_class, split_agent_names
-    from .runner.progress_bar import RunProgressBar
+    from ..runner import default_out_path, parse_field_map, render_summary, run_dataset
+    from ..runner.registry import agent_class, split_agent_names
+    from .progress_bar import RunProgressBar
 
     out_path = Path(out) if out else default_out_path(cases)
     bar = RunProgressBar(enabled=False if quiet else None)
@@ -139,7 +139,7 @@ def check(agent_name: str, question: str | None, answer: str | None, reference: 
           api_base: str | None, config_path: str | None, judge_path: str | None, no_cache: bool,
           cache_path: str | None, threshold: float | None, as_json: bool) -> None:
     """Evaluate one case given on the command line."""
-    from .runner.registry import agent_class
+    from ..runner.registry import agent_class
 
     try:
         cls = agent_class(agent_name)
@@ -149,7 +149,7 @@ def check(agent_name: str, question: str | None, answer: str | None, reference: 
         judge = _load_judge(judge_path) if judge_path else _make_judge(settings)
         cache = _cache_choice(no_cache, cache_path, settings)
         if cache is not False:
-            from .cache import CachedJudge
+            from ..judges.cache import CachedJudge
 
             judge = CachedJudge(judge, None if cache is True else cache)
         agent = cls(judge=judge, **({"threshold": threshold} if threshold is not None else {}))
@@ -228,20 +228,20 @@ def _no_conflict(judge_path: str | None, provider: str | None, model: str | None
 
 
 def _settings(config_path: str | None, provider: str | None, model: str | None, api_base: str | None) -> Any:
-    from .config import Settings
+    from ..infra.config import Settings
 
     return Settings(config_path=config_path, provider=provider, model=model, api_base=api_base)
 
 
 def _make_judge(settings: Any) -> Any:
-    from .judges import make_judge
+    from ..judges import make_judge
 
     return make_judge(settings=settings)
 
 
 def _load_judge(path: str) -> Any:
     """``package.module:attr`` → a Judge (``attr`` may be a Judge or a zero-argument callable returning one)."""
-    from .judges.base import Judge
+    from ..judges.base import Judge
 
     module_name, _, attr = path.partition(":")
     if not module_name or not attr:

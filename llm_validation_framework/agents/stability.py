@@ -22,11 +22,11 @@ from __future__ import annotations
 import statistics
 from typing import Any
 
-from .checks.base import Check
-from .inputs import Sample
-from .judges.base import Judge
-from .results import CheckResult
-from .usage import Usage
+from ..checks.base import Check
+from ..types.inputs import Sample
+from ..judges.base import Judge
+from ..types.results import CheckResult
+from ..types.usage import Usage
 
 __all__ = ["run_repeated", "stability_summary"]
 

@@ -40,11 +40,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
-from ..errors import ConfigError, JudgeCallError, JudgeError, LocalModelError
-from ..hosts import hide_userinfo, is_loopback
-from ..usage import Usage
-from .base import Judge, Verdict, VerdictRequest, expected_score
-from .local_model import DEFAULT_MODEL_NAME, MODEL_PATH_ENV, resolve_model_path
+from ...errors import ConfigError, JudgeCallError, JudgeError, LocalModelError
+from ...infra.hosts import hide_userinfo, is_loopback
+from ...types.usage import Usage
+from ..base import Judge, Verdict, VerdictRequest, expected_score
+from .model_file import DEFAULT_MODEL_NAME, MODEL_PATH_ENV, resolve_model_path
 
 __all__ = ["DEFAULT_CALIBRATION", "Calibration", "Completion", "LocalBackend", "LocalJudge", "ServedBackend",
            "build_chat_prompt", "calibrate", "label_probabilities"]

@@ -3,7 +3,7 @@
 ``PROVIDERS`` is generated from ``litellm.provider_list`` of the installed litellm; a test
 asserts it still matches. Regenerate after upgrading litellm with::
 
-    python -m llm_validation_framework.judges.providers --write
+    python -m llm_validation_framework.infra.providers --write
 
 ``KEY_ENV_NAMES`` lists the standard environment variables holding each provider's API key
 (the first is the one we name in error messages). Providers in ``KEYLESS`` (local servers,
@@ -19,7 +19,7 @@ from pathlib import Path
 __all__ = ["KEYLESS", "KEY_ENV_NAMES", "LITELLM_VERSION", "PROVIDERS", "key_env_names", "needs_api_key",
            "suggest_provider"]
 
-# --- generated: begin (python -m llm_validation_framework.judges.providers --write) ---
+# --- generated: begin (python -m llm_validation_framework.infra.providers --write) ---
 PROVIDERS: tuple[str, ...] = (
     "a2a", "a2a_agent", "abliteration", "ai21", "ai21_chat", "aiand", "aiml", "aiohttp_openai",
     "amazon_nova", "anthropic", "anthropic_text", "apertis", "assemblyai", "auto_router",

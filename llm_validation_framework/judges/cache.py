@@ -31,9 +31,9 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from .errors import ConfigError
-from .judges.base import Judge, Verdict, VerdictRequest
-from .usage import Usage
+from ..errors import ConfigError
+from .base import Judge, Verdict, VerdictRequest
+from ..types.usage import Usage
 
 __all__ = ["CachedJudge", "case_scope", "default_cache_path"]
 

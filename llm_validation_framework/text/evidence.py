@@ -109,7 +109,7 @@ def _overlap_scores(focus: str, sentences: Sequence[str]) -> list[float]:
 
 def _embedding_scores(focus: str, sentences: Sequence[str]) -> list[float] | None:
     try:
-        from .retrieval.embeddings import encode
+        from .embeddings import encode
 
         vectors = encode([focus, *sentences])
     except Exception as exc:  # noqa: BLE001 - any failure: fall back to word overlap, say so in the log

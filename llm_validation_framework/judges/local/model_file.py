@@ -28,7 +28,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..errors import LocalModelError
+from ...errors import LocalModelError
 
 __all__ = [
     "DEFAULT_MODEL_NAME",

@@ -8,8 +8,8 @@ from __future__ import annotations
 import sys
 from typing import Any
 
-from .core import RunProgress
-from .summary import format_cost
+from ..runner.core import RunProgress
+from ..runner.summary import format_cost
 
 __all__ = ["RunProgressBar"]
 

@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from .errors import InputError
+from ..errors import InputError
 
 __all__ = ["Passage", "Sample", "Turn", "parse_sample"]
 

@@ -1,0 +1,1 @@
+"""Infrastructure every layer may use: settings (config.ini and environment), provider names, hosts and URLs."""
