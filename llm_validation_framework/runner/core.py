@@ -19,24 +19,21 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..judges.cache import CachedJudge, case_scope
-from ..errors import ConfigError, InputError, LVFError
+from ..errors import ConfigError
 from ..judges.base import Judge
+from ..judges.cache import CachedJudge
 from ..types.usage import Usage
 from .dataset import CaseRow, count_rows, iter_cases, parse_field_map
 from .probe import probe_prompt_hashes
 from .registry import build_agents
 from .results_file import ResultsWriter, load_prior, redact, usage_from_dict
 from .summary import AgentSummary, RunSummary
+from .units import RunAbortedError, aclose_quietly, evaluate_unit, gather_or_cancel
 
 __all__ = ["RunAbortedError", "RunProgress", "arun_dataset", "default_out_path", "run_dataset"]
 
 #: the run stops when this many first units all fail with the same unexpected error (a bug, not a case)
 ABORT_AFTER_SAME_ERROR = 20
-
-
-class RunAbortedError(LVFError):
-    """The run stopped early: every case so far failed the same unexpected way (see the message)."""
 
 
 @dataclass(frozen=True)
@@ -162,7 +159,7 @@ async def arun_dataset(
             if isinstance(item, CachedJudge):
                 item.close()  # the sqlite file only: the inner judge may be the caller's
             else:
-                await _close(item)
+                await aclose_quietly(item)
 
 
 async def _run(path: str | Path, built: list[tuple[str, Any]], shared: Judge | None,
@@ -245,7 +242,7 @@ async def _run(path: str | Path, built: list[tuple[str, Any]], shared: Judge | N
             unit = await queue.get()
             if unit is None:
                 return
-            record_finished(await _evaluate_unit(*unit))
+            record_finished(await evaluate_unit(*unit))
 
     if on_progress is not None:  # the total, before the first case (litellm's import can take seconds)
         _notify(on_progress, RunProgress(done=0, total=total, passed=0, failed=0, unscored=0, errors=0,
@@ -262,7 +259,7 @@ async def _run(path: str | Path, built: list[tuple[str, Any]], shared: Judge | N
                                                       ((row, name) for row, name, _ in units()), record_finished,
                                                       on_ready))]
     try:
-        await _gather_or_cancel(tasks)
+        await gather_or_cancel(tasks)
     except BaseException:
         summary.interrupted = True
         raise
@@ -284,42 +281,6 @@ async def _run(path: str | Path, built: list[tuple[str, Any]], shared: Judge | N
     return summary
 
 
-async def _gather_or_cancel(tasks: list[asyncio.Task]) -> None:
-    """Wait for all tasks; on the first failure or on cancellation, cancel the rest and re-raise."""
-    try:
-        pending = set(tasks)
-        while pending:
-            finished, pending = await asyncio.wait(pending, return_when=asyncio.FIRST_EXCEPTION)
-            for task in finished:
-                if not task.cancelled() and task.exception() is not None:
-                    raise task.exception()  # type: ignore[misc]
-    finally:
-        for task in tasks:
-            task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
-
-
-async def _evaluate_unit(row: CaseRow, name: str, agent: Any) -> dict[str, Any]:
-    base = {"type": "case", "id": row.id, "line": row.line, "agent": name}
-    if row.error is not None:
-        return _error_record(base, row, row.error, 0.0)
-    started = time.perf_counter()
-    with case_scope():
-        try:
-            result = await agent.aevaluate(row.data)
-            record = result.to_dict()
-        except ConfigError:
-            raise  # every case would fail the same way: stop the run
-        except asyncio.CancelledError:
-            raise
-        except Exception as exc:  # noqa: BLE001 - one case's failure never stops the run
-            return _error_record(base, row, exc, time.perf_counter() - started)
-    record.update(base)
-    record["error"] = None
-    record["meta"] = row.meta
-    return record
-
-
 def _watch_for_systematic_failure(record: dict[str, Any], first: list[tuple[str, str]], done: int) -> None:
     """Stop when the first units all fail with one unexpected error: 10 000 identical ERROR lines help no one."""
     if done >= ABORT_AFTER_SAME_ERROR or len(first) < done:
@@ -332,19 +293,6 @@ def _watch_for_systematic_failure(record: dict[str, Any], first: list[tuple[str,
         kind, message = first[0]
         raise RunAbortedError(f"stopped: the first {ABORT_AFTER_SAME_ERROR} cases all failed with {kind}: {message}. "
                               f"This is not about one case; fix it, then continue with --resume")
-
-
-def _error_record(base: dict[str, Any], row: CaseRow, exc: BaseException, duration: float) -> dict[str, Any]:
-    message = str(exc)
-    if isinstance(exc, InputError) and not message.startswith(f"line {row.line}"):
-        message = f"line {row.line}: {message}"
-    error = {"type": type(exc).__name__, "message": message, "line": row.line,
-             "field": getattr(exc, "field", None)}
-    if getattr(exc, "raw_replies", None):
-        error["raw_replies"] = list(exc.raw_replies)  # type: ignore[attr-defined]
-    return {**base, "status": "ERROR", "score": None, "threshold": None, "reason": f"error: {message}",
-            "checks": [], "usage": Usage().to_dict(), "duration_s": round(duration, 4), "judge": "",
-            "notes": [], "error": error, "meta": row.meta}
 
 
 def _with_cache(agent: Any, cache_path: Path | None, owned: list[Judge]) -> Any:
@@ -384,13 +332,6 @@ def _notify(callback: Callable[[RunProgress], object], event: RunProgress) -> No
 
         logging.getLogger("llm_validation_framework").warning("on_progress raised %s: %s (ignored)",
                                                               type(exc).__name__, exc)
-
-
-async def _close(judge: Any) -> None:
-    try:
-        await judge.aclose()
-    except Exception:  # noqa: BLE001 - closing is best effort
-        pass
 
 
 def _positive_int(value: Any, name: str) -> int:

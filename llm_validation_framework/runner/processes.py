@@ -40,6 +40,7 @@ from pathlib import Path
 from typing import Any, BinaryIO
 
 from ..errors import ConfigError
+from .units import RunAbortedError, aclose_quietly, evaluate_unit, gather_or_cancel
 
 __all__ = ["WorkerSpec", "check_workers", "run_in_processes", "split_concurrency"]
 
@@ -159,8 +160,6 @@ async def run_in_processes(spec: WorkerSpec, concurrency: int, units: Iterable[t
     ``on_record`` is called in this process, on this event loop, for every finished record;
     ``on_ready`` once, with the seconds it took until every worker had its judge ready. Raises
     ConfigError (a worker's configuration error) or RunAbortedError (a worker stopped)."""
-    from .core import RunAbortedError
-
     loop = asyncio.get_running_loop()
     inbox: asyncio.Queue[tuple[int, tuple[Any, ...] | None]] = asyncio.Queue()
     pool: list[_Worker] = []
@@ -277,7 +276,6 @@ def _worker_main(in_fd: int, out_fd: int) -> int:
 
 async def _worker_loop(spec: WorkerSpec, concurrency: int, inbox: BinaryIO, outbox: BinaryIO) -> None:
     from ..judges.cache import CachedJudge
-    from .core import _close, _evaluate_unit, _gather_or_cancel
     from .registry import build_agents
 
     judge = pickle.loads(spec.judge_payload)
@@ -304,15 +302,15 @@ async def _worker_loop(spec: WorkerSpec, concurrency: int, inbox: BinaryIO, outb
                 if unit is None:
                     return
                 row, name = unit
-                record = await _evaluate_unit(row, name, agents[name])
+                record = await evaluate_unit(row, name, agents[name])
                 _send(outbox, ("record", record))
 
         threading.Thread(target=read, name="lvf-worker-reader", daemon=True).start()
-        await _gather_or_cancel([asyncio.create_task(work()) for _ in range(concurrency)])
+        await gather_or_cancel([asyncio.create_task(work()) for _ in range(concurrency)])
     finally:
         if isinstance(shared, CachedJudge):
             shared.close()
-        await _close(judge)
+        await aclose_quietly(judge)
 
 
 if __name__ == "__main__":

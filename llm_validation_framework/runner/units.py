@@ -1,0 +1,82 @@
+"""One (case, agent) unit of a run, evaluated into its results line; shared by the in-process run
+(runner.core) and the worker processes (runner.processes), so neither imports the other's internals.
+
+A unit never raises for its own case: a bad row, a retriever failure or a judge error that escaped
+its check becomes an ERROR record naming the line and field. Only a ConfigError (every case would
+fail the same way) and cancellation propagate.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from typing import Any
+
+from ..errors import ConfigError, InputError, LVFError
+from ..judges.cache import case_scope
+from ..types.usage import Usage
+from .dataset import CaseRow
+
+__all__ = ["RunAbortedError", "aclose_quietly", "error_record", "evaluate_unit", "gather_or_cancel"]
+
+
+class RunAbortedError(LVFError):
+    """The run stopped early: every case so far failed the same unexpected way (see the message)."""
+
+
+async def evaluate_unit(row: CaseRow, name: str, agent: Any) -> dict[str, Any]:
+    """The results line of ``agent`` (registered as ``name``) on ``row``."""
+    base = {"type": "case", "id": row.id, "line": row.line, "agent": name}
+    if row.error is not None:
+        return error_record(base, row, row.error, 0.0)
+    started = time.perf_counter()
+    with case_scope():
+        try:
+            result = await agent.aevaluate(row.data)
+            record = result.to_dict()
+        except ConfigError:
+            raise  # every case would fail the same way: stop the run
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - one case's failure never stops the run
+            return error_record(base, row, exc, time.perf_counter() - started)
+    record.update(base)
+    record["error"] = None
+    record["meta"] = row.meta
+    return record
+
+
+def error_record(base: dict[str, Any], row: CaseRow, exc: BaseException, duration: float) -> dict[str, Any]:
+    """An ERROR results line: the exception's type, message (prefixed with the line), field and raw replies."""
+    message = str(exc)
+    if isinstance(exc, InputError) and not message.startswith(f"line {row.line}"):
+        message = f"line {row.line}: {message}"
+    error = {"type": type(exc).__name__, "message": message, "line": row.line,
+             "field": getattr(exc, "field", None)}
+    if getattr(exc, "raw_replies", None):
+        error["raw_replies"] = list(exc.raw_replies)  # type: ignore[attr-defined]
+    return {**base, "status": "ERROR", "score": None, "threshold": None, "reason": f"error: {message}",
+            "checks": [], "usage": Usage().to_dict(), "duration_s": round(duration, 4), "judge": "",
+            "notes": [], "error": error, "meta": row.meta}
+
+
+async def gather_or_cancel(tasks: list[asyncio.Task]) -> None:
+    """Wait for all tasks; on the first failure or on cancellation, cancel the rest and re-raise."""
+    try:
+        pending = set(tasks)
+        while pending:
+            finished, pending = await asyncio.wait(pending, return_when=asyncio.FIRST_EXCEPTION)
+            for task in finished:
+                if not task.cancelled() and task.exception() is not None:
+                    raise task.exception()  # type: ignore[misc]
+    finally:
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+
+async def aclose_quietly(judge: Any) -> None:
+    """``await judge.aclose()``, ignoring any failure: closing is best effort."""
+    with contextlib.suppress(Exception):
+        await judge.aclose()
