@@ -156,11 +156,25 @@ def test_bad_value_in_ini_names_field_file_and_line(tmp_path):
 
 @pytest.mark.parametrize("overrides, field", [
     ({"timeout_s": 0}, "timeout_s"), ({"max_retries": -1}, "max_retries"), ({"concurrency": 0}, "concurrency"),
-    ({"api_base": "localhost:11434"}, "api_base"), ({"provider": "  "}, "provider"), ({"modle": "x"}, "modle"),
+    ({"api_base": "localhost:11434"}, "api_base"), ({"provider": "  "}, "provider"),
 ])
 def test_bad_arguments_name_the_field(overrides, field):
     with pytest.raises(ConfigError, match=field):
         Settings(**overrides)
+
+
+def test_a_misspelt_argument_is_named():
+    with pytest.raises(TypeError, match="modle"):
+        Settings(modle="x")
+
+
+def test_the_constructor_names_every_setting():
+    """Settings' keyword parameters are its fields, so help() and IDEs list every setting."""
+    import inspect
+
+    parameters = inspect.signature(Settings).parameters
+    assert [name for name, p in parameters.items() if p.kind is p.KEYWORD_ONLY] == list(Settings.model_fields)
+    assert all(p.default is None for p in parameters.values())
 
 
 def test_empty_ini_values_mean_unset(tmp_path):

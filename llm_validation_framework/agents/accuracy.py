@@ -11,13 +11,18 @@ The relevancy part is the agent's internal :class:`RelevancyAgent`, which
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from ..checks.answer_accuracy import AnswerAccuracyCheck
 from ..checks.base import Check
 from ..checks.factual import FactualCheck
+from ..judges.base import Judge
 from ..types.inputs import Sample
-from .base import Agent
+from .base import Agent, UnscoredPolicy
 from .relevancy import RelevancyAgent
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..retrieval.provider import RAGProvider
 
 __all__ = ["AccuracyAgent"]
 
@@ -26,14 +31,27 @@ FACTUAL_WEIGHT = 0.6
 
 
 class AccuracyAgent(Agent):
-    """``AccuracyAgent(config_path=None, provider="anthropic", model="claude-haiku-4-5-20251001",
-    rag=None, threshold=0.5, *, judge=None, api_base=None)``."""
+    """Is the answer correct and on topic? See the module docstring for how the score is made, and
+    :class:`~llm_validation_framework.agents.base.Agent` for the parameters."""
 
     name = "accuracy"
     uses_passages = True
 
-    def __init__(self, *args, **kwargs) -> None:
-        super().__init__(*args, **kwargs)
+    def __init__(
+        self,
+        config_path: str | None = None,
+        provider: str | None = None,
+        model: str | None = None,
+        rag: RAGProvider | None = None,
+        threshold: float = 0.5,
+        *,
+        judge: Judge | None = None,
+        api_base: str | None = None,
+        on_unscored: UnscoredPolicy = "unscored",
+        repeats: int = 1,
+    ) -> None:
+        super().__init__(config_path, provider, model, rag, threshold, judge=judge, api_base=api_base,
+                         on_unscored=on_unscored, repeats=repeats)
         self.relevancy_agent = RelevancyAgent(judge=self.judge, threshold=self.threshold,
                                               on_unscored=self.on_unscored)
         self.factual = FactualCheck()

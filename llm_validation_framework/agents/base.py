@@ -15,22 +15,26 @@ import asyncio
 import math
 import time
 from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar, Literal
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
+from ..checks.base import Check
 from ..errors import CheckJudgeError, ConfigError, InputError, JudgeError
-from ..types.inputs import Sample, parse_sample
 from ..judges.base import Judge
+from ..types.inputs import Sample, parse_sample
 from ..types.progress import ProgressCallback, ProgressEvent, emit
 from ..types.results import CheckResult, EvaluationResult
 from ..types.usage import Usage
-from ..checks.base import Check
 
-__all__ = ["Agent", "validate_threshold"]
+if TYPE_CHECKING:  # pragma: no cover
+    from ..retrieval.provider import RAGProvider
+
+__all__ = ["Agent", "UnscoredPolicy", "validate_threshold"]
 
 UnscoredPolicy = Literal["unscored", "renormalize"]
 
 
 def validate_threshold(threshold: Any, *, field: str = "threshold") -> float:
+    """``threshold`` as a float in [0, 1], or a ConfigError naming ``field`` and what it got."""
     if isinstance(threshold, bool) or not isinstance(threshold, (int, float)):
         raise ConfigError(f"{field} must be a number in [0, 1], got {type(threshold).__name__}: {threshold!r}")
     value = float(threshold)
@@ -40,7 +44,25 @@ def validate_threshold(threshold: Any, *, field: str = "threshold") -> float:
 
 
 class Agent:
-    """Base of every agent. Subclasses define :meth:`plan`: which checks, with which weights."""
+    """Base of every agent. Subclasses define :meth:`plan`: which checks, with which weights.
+
+    Every agent takes the same judge and pass-mark parameters, first and in this order:
+
+    * ``judge``: a ready :class:`~llm_validation_framework.judges.base.Judge`. When given,
+      ``config_path``, ``provider``, ``model`` and ``api_base`` are not used.
+    * ``provider``, ``model``, ``api_base``: the judge to build otherwise. None means "not set
+      here": each is then read from the environment (``LVF_PROVIDER`` …), then config.ini, then
+      the defaults (provider ``anthropic``, model ``claude-haiku-4-5-20251001``).
+      ``provider="local"`` is the offline judge, which needs no key and no network.
+    * ``config_path``: the config.ini to read; None looks for ``$LVF_CONFIG``, then
+      ``./config.ini``.
+    * ``rag``: a :class:`~llm_validation_framework.retrieval.RAGProvider` asked for passages when a
+      case brings none (used only by agents whose checks read passages).
+    * ``threshold``: the pass mark in [0, 1]; a case passes when its score reaches it.
+    * ``on_unscored``: what an unscored check does to the result (see the module docstring).
+    * ``repeats``: an odd N asks every check N times and keeps the median; the result says whether
+      pass/fail flips between runs (see :mod:`~llm_validation_framework.agents.stability`).
+    """
 
     name: ClassVar[str] = "agent"
     #: whether this agent's checks read passages (so a RAGProvider is queried)
@@ -51,7 +73,7 @@ class Agent:
         config_path: str | None = None,
         provider: str | None = None,
         model: str | None = None,
-        rag: Any = None,
+        rag: RAGProvider | None = None,
         threshold: float = 0.5,
         *,
         judge: Judge | None = None,
@@ -89,7 +111,8 @@ class Agent:
         raise NotImplementedError
 
     # -- evaluation ----------------------------------------------------------------------
-    def evaluate(self, data: Mapping[str, Any] | Sample, on_progress: ProgressCallback | None = None) -> EvaluationResult:
+    def evaluate(self, data: Mapping[str, Any] | Sample,
+                 on_progress: ProgressCallback | None = None) -> EvaluationResult:
         """Evaluate one case synchronously (wraps :meth:`aevaluate`)."""
         try:
             asyncio.get_running_loop()
@@ -101,6 +124,9 @@ class Agent:
 
     async def aevaluate(self, data: Mapping[str, Any] | Sample,
                         on_progress: ProgressCallback | None = None) -> EvaluationResult:
+        """Evaluate one case: passages from ``rag`` if it needs them and has none, the planned checks
+        concurrently, then their weighted score against the threshold. ``on_progress`` receives a
+        :class:`~llm_validation_framework.types.progress.ProgressEvent` at each step."""
         started = time.perf_counter()
         sample = parse_sample(data)
         sample = await self._ground(sample, on_progress)

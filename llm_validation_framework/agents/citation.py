@@ -6,42 +6,65 @@
 
 Weights default to accuracy 0.5, faithfulness 0.25, relevancy 0.25; a check that does not apply
 to a case (no [N] markers for faithfulness, no links/DOIs/author-year citations for relevancy)
-is left out and the others' weights are renormalised. Without ``threshold`` the agent uses the
-reference defaults of its checks — accuracy 0.5, faithfulness 1.0, relevancy 0.8 — weighted
-like the score. ``strict_mode=True`` pins the threshold at 1.0. When accuracy and faithfulness
-both run, identical support questions reach the judge once per evaluation.
+is left out and the others' weights are renormalised. Without ``threshold`` the agent uses each
+check's own pass mark — accuracy 0.5, faithfulness 1.0 (every marker must be faithful),
+relevancy 0.8 — weighted like the score. ``strict_mode=True`` pins the threshold at 1.0. When
+accuracy and faithfulness both run, identical support questions reach the judge once per
+evaluation.
 """
 
 from __future__ import annotations
 
 import contextvars
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..checks.base import Check
 from ..checks.citation_accuracy import CitationAccuracyCheck
-from ..checks.citation_faithfulness import CitationFaithfulnessCheck
-from ..checks.citation_relevancy import CitationRelevancyCheck
+from ..checks.citation_faithfulness import CitationFaithfulnessCheck, Granularity
+from ..checks.citation_relevancy import CitationRelevancyCheck, Strategy
 from ..citations.memo import VerdictMemo
 from ..errors import ConfigError
-from ..types.inputs import Sample
 from ..judges.base import Judge
+from ..types.inputs import Sample
 from ..types.progress import ProgressCallback
 from ..types.results import CheckResult, EvaluationResult
-from .base import Agent, validate_threshold
+from .base import Agent, UnscoredPolicy, validate_threshold
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..retrieval.provider import RAGProvider
 
 __all__ = ["CitationAgent"]
 
 CHECK_NAMES = ("citation_accuracy", "citation_faithfulness", "citation_relevancy")
 DEFAULT_WEIGHTS = {"citation_accuracy": 0.5, "citation_faithfulness": 0.25, "citation_relevancy": 0.25}
-#: each reference page's default pass mark
+#: each check's pass mark when it runs alone (faithfulness is all-or-nothing, so only 1.0 passes)
 DEFAULT_THRESHOLDS = {"citation_accuracy": 0.5, "citation_faithfulness": 1.0, "citation_relevancy": 0.8}
 _NEEDS_PASSAGES = {"citation_accuracy", "citation_faithfulness"}
 _MEMO: contextvars.ContextVar[VerdictMemo | None] = contextvars.ContextVar("citation_memo", default=None)
 
 
 class CitationAgent(Agent):
-    """Weighted citation checks with a threshold; see the module docstring."""
+    """Weighted citation checks with a pass threshold (see the module docstring).
+
+    The judge and pass-mark parameters are those of every agent
+    (:class:`~llm_validation_framework.agents.base.Agent`), except that ``threshold`` None means
+    the weighted pass marks of the checks that run. The citation options:
+
+    * ``checks``: which of ``citation_accuracy``, ``citation_faithfulness``,
+      ``citation_relevancy`` to run (None: all three); ``weights``: their weights, by name
+      (unnamed checks keep the defaults).
+    * ``strict_mode``: the threshold is 1.0 and cannot be changed.
+    * ``granularity``: what faithfulness asks about: each cited ``"sentence"``, each ``"marker"``
+      group, or the whole ``"answer"`` in one call. ``check_uncited``: also ask whether every
+      uncited sentence is supported by some passage (one call each).
+    * ``multi_turn_strategy``: relevancy judges the ``"last_turn"`` only, or ``"all_turns"``.
+    * ``max_concurrency``: judge calls at once per check; ``max_evidence_chars``: how many
+      characters of cited passages one support question may carry before the passages are cut to
+      their sentences closest to the claim (None: no limit beyond the judge's own);
+      ``overlap_weight``: how much word overlap with the cited passages counts beside the judge's
+      P(supported) (None: the judge's preference).
+    """
 
     name = "citation"
     uses_passages = True
@@ -51,26 +74,27 @@ class CitationAgent(Agent):
         config_path: str | None = None,
         provider: str | None = None,
         model: str | None = None,
-        rag: Any = None,
+        rag: RAGProvider | None = None,
         threshold: float | None = None,
         *,
         judge: Judge | None = None,
         api_base: str | None = None,
+        on_unscored: UnscoredPolicy = "unscored",
+        repeats: int = 1,
         checks: Sequence[str] | None = None,
         weights: Mapping[str, float] | None = None,
         strict_mode: bool = False,
-        multi_turn_strategy: str = "last_turn",
-        granularity: str = "sentence",
+        multi_turn_strategy: Strategy = "last_turn",
+        granularity: Granularity = "sentence",
         check_uncited: bool = False,
         max_concurrency: int = 8,
         max_evidence_chars: int | None = 8000,
         overlap_weight: float | None = None,
-        on_unscored: str = "unscored",
-        repeats: int = 1,
     ) -> None:
         names = list(CHECK_NAMES if checks is None else checks)
         if isinstance(checks, str) or not names:
-            raise ConfigError(f"checks must be a non-empty list of check names from {list(CHECK_NAMES)}, got {checks!r}")
+            raise ConfigError(f"checks must be a non-empty list of check names from {list(CHECK_NAMES)}, "
+                              f"got {checks!r}")
         unknown = [n for n in names if n not in CHECK_NAMES]
         if unknown or len(set(names)) != len(names):
             raise ConfigError(f"checks: unknown or repeated names {unknown or names}; choose from {list(CHECK_NAMES)}")

@@ -1,43 +1,60 @@
-"""Single-check agents for ragas' NVIDIA metrics: answer accuracy, context relevance, groundedness.
+"""Single-check agents after ragas' NVIDIA metrics: answer accuracy, context relevance, groundedness.
 
-Same constructor, ``threshold``, ``update_threshold``, ``evaluate``/``aevaluate`` and result
-shape as :class:`~llm_validation_framework.agents.accuracy.AccuracyAgent`:
-
-    AnswerAccuracyAgent(config_path=None, provider=..., model=..., rag=None, threshold=0.5,
-                        *, judge=None, api_base=None, on_unscored="unscored", repeats=1)
-
-The score is the one check's score; PASS when it is ≥ threshold. Context relevance and
-groundedness read ``data["contexts"]`` (or ``data["passages"]``), else the RAGProvider's
-passages for the question.
+Each takes the parameters every agent takes (see :class:`~llm_validation_framework.agents.base.Agent`)
+and then its check's own options. The score is the one check's score; the case passes when it
+reaches ``threshold``. Context relevance and groundedness read ``data["contexts"]`` (or
+``data["passages"]``), else the RAGProvider's passages for the question.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING
 
 from ..checks.answer_accuracy import AnswerAccuracyCheck
 from ..checks.base import Check
 from ..checks.context_relevance import ContextRelevanceCheck
 from ..checks.response_groundedness import ResponseGroundednessCheck
+from ..judges.base import Judge
 from ..types.inputs import Sample
-from .base import Agent
+from .base import Agent, UnscoredPolicy
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..retrieval.provider import RAGProvider
 
 __all__ = ["AnswerAccuracyAgent", "ContextRelevanceAgent", "GroundednessAgent"]
 
 
 class AnswerAccuracyAgent(Agent):
     """Does the answer give the reference answer? Needs ``question``, ``answer`` and ``reference``
-    (or ``references``: several acceptable answers). Two judge calls per case (the second with the
-    roles swapped); one with the local judge, or with ``swap_roles=False``. ``overlap_weight``:
-    how much the answer's coverage of the gold answer counts (None: the judge's preference, 0.5
-    for the local judge, 0 for API judges)."""
+    (or ``references``: several acceptable answers).
+
+    Two judge calls per case, the second with the roles of answer and reference swapped; one with
+    the local judge, or with ``swap_roles=False`` (None: the judge's preference). ``prefer_reason``:
+    ask for a written reason where the judge can give one. ``overlap_weight``: how much the
+    answer's word coverage of the reference counts beside the judge (None: the judge's preference,
+    0.5 for the local judge, 0 for API judges)."""
 
     name = "answer_accuracy"
 
-    def __init__(self, *args: Any, prefer_reason: bool = True, swap_roles: bool | None = None,
-                 overlap_weight: float | None = None, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
+    def __init__(
+        self,
+        config_path: str | None = None,
+        provider: str | None = None,
+        model: str | None = None,
+        rag: RAGProvider | None = None,
+        threshold: float = 0.5,
+        *,
+        judge: Judge | None = None,
+        api_base: str | None = None,
+        on_unscored: UnscoredPolicy = "unscored",
+        repeats: int = 1,
+        prefer_reason: bool = True,
+        swap_roles: bool | None = None,
+        overlap_weight: float | None = None,
+    ) -> None:
+        super().__init__(config_path, provider, model, rag, threshold, judge=judge, api_base=api_base,
+                         on_unscored=on_unscored, repeats=repeats)
         self.check = AnswerAccuracyCheck(prefer_reason=prefer_reason, swap_roles=swap_roles,
                                          overlap_weight=overlap_weight)
 
@@ -47,13 +64,31 @@ class AnswerAccuracyAgent(Agent):
 
 class ContextRelevanceAgent(Agent):
     """Are the retrieved passages relevant to the question? Needs ``question`` and ``contexts`` (or a
-    RAGProvider). 1 + one judge call per passage (``per_passage=False``: always two)."""
+    RAGProvider).
+
+    ``per_passage``: one judge call per passage plus one (False: two calls whatever the number of
+    passages). ``prefer_reason``: ask for a written reason where the judge can give one."""
 
     name = "context_relevance"
     uses_passages = True
 
-    def __init__(self, *args: Any, per_passage: bool = True, prefer_reason: bool = False, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
+    def __init__(
+        self,
+        config_path: str | None = None,
+        provider: str | None = None,
+        model: str | None = None,
+        rag: RAGProvider | None = None,
+        threshold: float = 0.5,
+        *,
+        judge: Judge | None = None,
+        api_base: str | None = None,
+        on_unscored: UnscoredPolicy = "unscored",
+        repeats: int = 1,
+        per_passage: bool = True,
+        prefer_reason: bool = False,
+    ) -> None:
+        super().__init__(config_path, provider, model, rag, threshold, judge=judge, api_base=api_base,
+                         on_unscored=on_unscored, repeats=repeats)
         self.check = ContextRelevanceCheck(per_passage=per_passage, prefer_reason=prefer_reason)
 
     def plan(self, sample: Sample) -> Sequence[tuple[Check, float]]:
@@ -62,15 +97,34 @@ class ContextRelevanceAgent(Agent):
 
 class GroundednessAgent(Agent):
     """Is the answer grounded in the passages? Needs ``answer`` and ``contexts`` (or a RAGProvider
-    plus ``question``). Two judge calls, plus one per sentence to name the unsupported statements
-    when a probability-only judge scores it below ``explain_below``."""
+    plus ``question``).
+
+    Two judge calls. When a judge that gives only probabilities scores the answer below
+    ``explain_below``, one more call per sentence (at most ``max_sentences``) names the
+    unsupported statements. ``prefer_reason``: ask for a written reason where the judge can give
+    one."""
 
     name = "groundedness"
     uses_passages = True
 
-    def __init__(self, *args: Any, explain_below: float = 0.9, max_sentences: int = 10, prefer_reason: bool = True,
-                 **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
+    def __init__(
+        self,
+        config_path: str | None = None,
+        provider: str | None = None,
+        model: str | None = None,
+        rag: RAGProvider | None = None,
+        threshold: float = 0.5,
+        *,
+        judge: Judge | None = None,
+        api_base: str | None = None,
+        on_unscored: UnscoredPolicy = "unscored",
+        repeats: int = 1,
+        explain_below: float = 0.9,
+        max_sentences: int = 10,
+        prefer_reason: bool = True,
+    ) -> None:
+        super().__init__(config_path, provider, model, rag, threshold, judge=judge, api_base=api_base,
+                         on_unscored=on_unscored, repeats=repeats)
         self.check = ResponseGroundednessCheck(explain_below=explain_below, max_sentences=max_sentences,
                                                prefer_reason=prefer_reason)
 

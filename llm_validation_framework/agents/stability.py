@@ -23,8 +23,8 @@ import statistics
 from typing import Any
 
 from ..checks.base import Check
-from ..types.inputs import Sample
 from ..judges.base import Judge
+from ..types.inputs import Sample
 from ..types.results import CheckResult
 from ..types.usage import Usage
 

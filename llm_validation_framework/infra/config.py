@@ -264,7 +264,9 @@ class SettingSource:
 
 
 class Settings(BaseSettings):
-    """Resolved framework settings. ``Settings(config_path=None, **overrides)``."""
+    """Resolved framework settings: each value from the first source that sets it (see the module
+    docstring). A constructor argument left None is not set here and comes from the environment,
+    config.ini or the default; ``config_path`` picks the config.ini."""
 
     model_config = SettingsConfigDict(env_prefix=ENV_PREFIX, extra="forbid", env_ignore_empty=True,
                                       validate_default=True)
@@ -285,8 +287,24 @@ class Settings(BaseSettings):
     _FIELDS_SHOWN: ClassVar[tuple[str, ...]] = ("provider", "model", "api_base", "timeout_s", "max_retries",
                                                 "concurrency", "local_model_path", "cache_dir")
 
-    def __init__(self, config_path: str | os.PathLike[str] | None = None, **values: Any) -> None:
-        values = {name: value for name, value in values.items() if value is not None}
+    def __init__(
+        self,
+        config_path: str | os.PathLike[str] | None = None,
+        *,
+        provider: str | None = None,
+        model: str | None = None,
+        api_base: str | None = None,
+        timeout_s: float | None = None,
+        max_retries: int | None = None,
+        concurrency: int | None = None,
+        local_model_path: str | os.PathLike[str] | None = None,
+        cache_dir: str | os.PathLike[str] | None = None,
+        api_keys: Mapping[str, str | SecretStr] | None = None,
+    ) -> None:
+        given = {"provider": provider, "model": model, "api_base": api_base, "timeout_s": timeout_s,
+                 "max_retries": max_retries, "concurrency": concurrency, "local_model_path": local_model_path,
+                 "cache_dir": cache_dir, "api_keys": api_keys}
+        values = {name: value for name, value in given.items() if value is not None}
         config = find_config(config_path)
         env_values = EnvSettingsSource(type(self), env_prefix=ENV_PREFIX, env_ignore_empty=True)()
         key_source = ApiKeyEnvSource(type(self))

@@ -17,7 +17,7 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..errors import ConfigError
 from ..judges.base import Judge
@@ -29,6 +29,9 @@ from .registry import build_agents
 from .results_file import ResultsWriter, load_prior, redact, usage_from_dict
 from .summary import AgentSummary, RunSummary
 from .units import RunAbortedError, aclose_quietly, evaluate_unit, gather_or_cancel
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..retrieval.provider import RAGProvider
 
 __all__ = ["RunAbortedError", "RunProgress", "arun_dataset", "default_out_path", "run_dataset"]
 
@@ -64,12 +67,39 @@ def default_out_path(dataset: str | Path) -> Path:
     return Path.cwd() / f"{name}.results.jsonl"
 
 
-def run_dataset(path: str | Path, agents: str | Sequence[Any] = ("accuracy",), **kwargs: Any) -> RunSummary:
-    """Evaluate every case of a JSONL file with each agent; see :func:`arun_dataset` for the options."""
+def run_dataset(
+    path: str | Path,
+    agents: str | Sequence[Any] = ("accuracy",),
+    *,
+    concurrency: int = 8,
+    out: str | Path | None = None,
+    resume: bool = False,
+    overwrite: bool = False,
+    limit: int | None = None,
+    field_map: Mapping[str, str] | Sequence[str] | None = None,
+    cache: bool | str | Path = True,
+    on_progress: Callable[[RunProgress], object] | None = None,
+    judge: Judge | None = None,
+    provider: str | None = None,
+    model: str | None = None,
+    api_base: str | None = None,
+    config_path: str | None = None,
+    threshold: float | None = None,
+    rag: RAGProvider | None = None,
+    repeats: int | None = None,
+    settings: Mapping[str, Any] | None = None,
+    workers: int = 1,
+) -> RunSummary:
+    """Evaluate every case of a JSONL file with each agent: :func:`arun_dataset` for code that has no
+    event loop running (it refuses to run inside one)."""
     try:
         asyncio.get_running_loop()
     except RuntimeError:
-        return asyncio.run(arun_dataset(path, agents, **kwargs))
+        return asyncio.run(arun_dataset(
+            path, agents, concurrency=concurrency, out=out, resume=resume, overwrite=overwrite, limit=limit,
+            field_map=field_map, cache=cache, on_progress=on_progress, judge=judge, provider=provider, model=model,
+            api_base=api_base, config_path=config_path, threshold=threshold, rag=rag, repeats=repeats,
+            settings=settings, workers=workers))
     raise RuntimeError("run_dataset() was called inside a running event loop: use `await arun_dataset(...)` there")
 
 
@@ -91,21 +121,31 @@ async def arun_dataset(
     api_base: str | None = None,
     config_path: str | None = None,
     threshold: float | None = None,
-    rag: Any = None,
+    rag: RAGProvider | None = None,
     repeats: int | None = None,
     settings: Mapping[str, Any] | None = None,
     workers: int = 1,
 ) -> RunSummary:
-    """Evaluate a JSONL dataset and stream results to ``out``.
+    """Evaluate a JSONL dataset and stream one results line per (case, agent) to ``out``.
 
-    ``agents``: names (``"accuracy,citation"`` or a list) built on one shared judge, and/or Agent
-    instances. The judge is ``judge`` if given, else built from ``provider``/``model``/``api_base``
-    (and config.ini). ``cache``: True (default file), False, or a sqlite path. ``resume`` keeps
-    the cases already PASS/FAIL in ``out`` and re-runs the rest (UNSCORED and ERROR included).
-    ``repeats`` (odd) asks every check that many times and keeps the median (agents built by name).
-    ``settings`` are extra values recorded (redacted) in the header. ``workers`` > 1 spreads the
-    cases over that many processes (API judges, agents by name; see runner/processes.py): for
-    fast endpoints where one process's per-call CPU, not the judge, is the limit.
+    * ``agents``: names (``"accuracy,citation"`` or a list) built on one shared judge, and/or
+      Agent instances (kept as given; their judge gets the cache too).
+    * ``judge``: the judge for agents given by name; else one is built from ``provider``,
+      ``model``, ``api_base`` and ``config_path`` as an agent builds it (environment and
+      config.ini fill what is None). ``threshold``, ``rag`` and ``repeats`` (odd: each check asked
+      that many times, the median kept) go to agents built by name; None keeps their defaults.
+    * ``concurrency``: (case, agent) units in flight at once. ``workers`` > 1 spreads them over
+      that many processes (API judges and agents by name only; see runner/processes.py): for fast
+      endpoints where one process's per-call CPU, not the judge, is the limit.
+    * ``out``: the results file (None: ``<dataset>.results.jsonl`` in the working directory). An
+      existing non-empty file is an error unless ``resume`` (keep its PASS/FAIL cases, run the
+      rest, UNSCORED and ERROR included) or ``overwrite``.
+    * ``limit``: only the first N cases. ``field_map``: the file's field names for ours
+      (``{"question": "prompt"}`` or ``["question=prompt"]``; see runner/dataset.py).
+    * ``cache``: judge replies kept in sqlite: True (the default file), False, or a path.
+    * ``on_progress``: called with a :class:`RunProgress` after every unit (and once before the
+      first, with the total). ``settings``: extra values recorded, secrets redacted, in the
+      results header.
     """
     started = time.perf_counter()
     concurrency = _positive_int(concurrency, "concurrency")
