@@ -17,7 +17,7 @@ def by_check(replies):
     return ScriptedJudge(lambda request: replies[request.check])
 
 
-def test_seed_example_passes_with_combined_score_and_reason():
+def test_the_eiffel_example_passes_with_combined_score_and_reason():
     judge = by_check({"relevancy": {"verdict": "yes", "reason": "answers where"},
                       "factual": {"verdict": "correct", "reason": "it is in Paris"}})
     result = AccuracyAgent(judge=judge).evaluate(EIFFEL)

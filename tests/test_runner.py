@@ -19,10 +19,6 @@ from llm_validation_framework.runner import core as runner_core
 from llm_validation_framework.runner.core import RunAbortedError
 from llm_validation_framework.types.usage import Usage
 
-DEV = Path("/work/shared/data/judge-dev")
-needs_dev = pytest.mark.skipif(not DEV.is_dir(), reason="judge-dev data not on this machine")
-
-
 def best(request: VerdictRequest) -> dict:
     return {"verdict": max(request.options, key=request.options.get), "reason": "fine"}
 
@@ -58,11 +54,33 @@ def case_lines(path: Path) -> list[dict]:
 
 
 # -- field mapping ---------------------------------------------------------------------------
-@needs_dev
-def test_judge_dev_support_maps_claim_and_premise_passages():
-    row = next(iter_cases(DEV / "support.jsonl"))
+# rows shaped like the labelled datasets the aliases are for (support, relevance, answer accuracy, citation)
+SUPPORT_ROW = {"id": "attributionbench/ExpertQA_1", "source": "attributionbench:ExpertQA",
+               "premise_passages": ["[1] https://example.org/faq\n\nThe Chief State's Attorney plans the budget."],
+               "question": "Who plans the budget?", "claim": "The Chief State's Attorney plans the budget [1].",
+               "label": "supported", "orig_label": "attributable", "upstream_split": "test"}
+RELEVANCE_ROW = {"id": "wice/test01425/s81", "source": "wice:evidence_sentence",
+                 "query": "The grade crossing would be closed and replaced with an overpass.",
+                 "passage": "Find out how LIRR is modernizing Long Island.", "label": 0, "page_title": "Mineola"}
+ANSWER_ACCURACY_ROW = {"id": "nq301/218/1075", "source": "nq-open-301-human",
+                       "question": "what was the main characteristic of post-world war ii american society",
+                       "answer": "Conformity and conservatism", "reference": "strong economic growth",
+                       "references_all": ["strong economic growth", "economic growth"], "label": 0,
+                       "annotator_votes": ["No", "No"], "lexical_match": False}
+CITATION_ROW = {"id": "attributionbench-ExpertQA/e4f975f1a2", "source": "attributionbench:ExpertQA",
+                "question": "How does a COVID infection relate to anxiety?",
+                "passages": [{"id": "5", "text": "Survivors were more often prescribed antidepressants."}],
+                "answer": "Survivors were more often prescribed antidepressants [5].", "labels": [1]}
+
+
+def first_row(tmp_path: Path, raw: dict):
+    return next(iter_cases(write_cases(tmp_path / "rows.jsonl", [raw])))
+
+
+def test_support_rows_map_claim_and_premise_passages(tmp_path):
+    raw = SUPPORT_ROW
+    row = first_row(tmp_path, raw)
     assert row.error is None
-    raw = json.loads((DEV / "support.jsonl").open().readline())
     assert row.data["answer"] == raw["claim"]
     assert row.data["contexts"] == raw["premise_passages"]
     assert row.data["question"] == raw["question"]
@@ -70,27 +88,24 @@ def test_judge_dev_support_maps_claim_and_premise_passages():
     assert row.id == raw["id"]
 
 
-@needs_dev
-def test_judge_dev_relevance_maps_query_and_single_passage():
-    row = next(iter_cases(DEV / "relevance.jsonl"))
-    raw = json.loads((DEV / "relevance.jsonl").open().readline())
+def test_relevance_rows_map_query_and_single_passage(tmp_path):
+    raw = RELEVANCE_ROW
+    row = first_row(tmp_path, raw)
     assert row.data["question"] == raw["query"]
     assert row.data["contexts"] == [raw["passage"]]
 
 
-@needs_dev
-def test_judge_dev_answer_accuracy_maps_references_all():
-    row = next(iter_cases(DEV / "answer_accuracy.jsonl"))
-    raw = json.loads((DEV / "answer_accuracy.jsonl").open().readline())
+def test_answer_accuracy_rows_map_references_all(tmp_path):
+    raw = ANSWER_ACCURACY_ROW
+    row = first_row(tmp_path, raw)
     assert row.data["references"] == raw["references_all"]
     assert (row.data["question"], row.data["answer"], row.data["reference"]) == (
         raw["question"], raw["answer"], raw["reference"])
 
 
-@needs_dev
-def test_judge_dev_citation_is_read_as_is():
-    row = next(iter_cases(DEV / "citation.jsonl"))
-    raw = json.loads((DEV / "citation.jsonl").open().readline())
+def test_citation_rows_are_read_as_is(tmp_path):
+    raw = CITATION_ROW
+    row = first_row(tmp_path, raw)
     assert row.data["passages"] == raw["passages"] and row.data["answer"] == raw["answer"]
     assert "contexts" not in row.data
 
@@ -474,9 +489,8 @@ def test_repeats_are_each_asked_and_each_replayed_from_the_cache(tmp_path):
         run_dataset(data, "relevancy", judge=ScriptedJudge([]), out=tmp_path / "r3.jsonl", cache=False, repeats=2)
 
 
-@needs_dev
 def test_summary_reports_agreement_with_the_files_labels(tmp_path):
-    """judge-dev rows carry labels: the summary says how often PASS agrees with them."""
+    """Labelled rows (a source and a label each): the summary says how often PASS agrees with them."""
     from io import StringIO
 
     from rich.console import Console
@@ -487,8 +501,11 @@ def test_summary_reports_agreement_with_the_files_labels(tmp_path):
         text = request.prompt.lower()
         return best(request) if "the" in text else worst(request)
 
-    summary = run_dataset(DEV / "support.jsonl", "groundedness", judge=ScriptedJudge(by_overlap),
-                          out=tmp_path / "r.jsonl", cache=False, limit=30)
+    rows = [{**SUPPORT_ROW, "id": f"s{i}", "source": f"source-{i % 2}",
+             "claim": ("The budget is planned by the office." if i % 3 else "Budgets grow yearly."),
+             "label": "supported" if i % 3 else "unsupported"} for i in range(40)]
+    summary = run_dataset(write_cases(tmp_path / "support.jsonl", rows), "groundedness",
+                          judge=ScriptedJudge(by_overlap), out=tmp_path / "r.jsonl", cache=False, limit=30)
     overall = [g for g in summary.label_groups if g.source == "(all)"][0]
     assert len(overall.labelled) + summary["groundedness"].unscored + summary["groundedness"].errors == 30
     assert overall.balanced_accuracy is not None and 0 <= overall.auc <= 1
@@ -500,7 +517,7 @@ def test_summary_reports_agreement_with_the_files_labels(tmp_path):
                        cache=False).label_groups == []
 
 
-@pytest.mark.slow  # imports litellm (~5 s here)
+@pytest.mark.slow  # imports litellm, which takes seconds
 def test_litellm_path_end_to_end_and_cached_rerun_makes_no_requests(tmp_path):
     from stub_server import StubServer, best_verdict_reply
 

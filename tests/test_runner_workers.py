@@ -110,7 +110,7 @@ def test_workers_refuse_what_cannot_cross_a_process_boundary(tmp_path):
         run_dataset(data, "relevancy", judge=ScriptedJudge(by_answer), out=out, workers=0, overwrite=True)
 
 
-@pytest.mark.slow  # each worker imports litellm (~2-5 s here)
+@pytest.mark.slow  # each worker imports litellm, which takes seconds
 def test_workers_through_litellm_to_the_stub_server(tmp_path):
     from stub_server import StubServer, best_verdict_reply
 

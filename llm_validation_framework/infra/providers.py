@@ -1,4 +1,4 @@
-"""Static facts about litellm providers, so choosing a judge never imports litellm (~5 s here).
+"""Static facts about litellm providers, so choosing a judge never imports litellm (seconds to load).
 
 ``PROVIDERS`` is generated from ``litellm.provider_list`` of the installed litellm; a test
 asserts it still matches. Regenerate after upgrading litellm with::

@@ -8,21 +8,23 @@ Field mapping, in order (a name the row already uses is never overwritten):
 
 1. the user's map, ``{"question": "prompt"}`` = "read our ``question`` from the file's ``prompt``"
    (a dotted name reads a nested field: ``{"question": "input.text"}``);
-2. well-known names of other tools and of ``../shared/data/judge-dev``:
+2. the names other evaluation tools and labelled datasets use for the same things:
 
    ==============================  =====================================================
    ours                            read from (first present)
    ==============================  =====================================================
    question                        query, user_input, input, prompt
-   answer                          claim (support.jsonl), response, actual_output, output
+   answer                          claim (a support dataset's statement to check),
+                                   response, actual_output, output
    reference                       expected_output, ground_truth
-   references                      references_all (answer_accuracy.jsonl)
-   contexts                        premise_passages (support.jsonl), retrieved_contexts,
-                                   retrieval_context, context, passage (one string → [it])
+   references                      references_all (every acceptable answer)
+   contexts                        premise_passages, retrieved_contexts, retrieval_context,
+                                   context, passage (one string → [it])
    conversation                    messages
    ==============================  =====================================================
 
-   ``citation.jsonl`` (question, passages [{id, text}], answer) is already in our names.
+   A citation dataset with ``question``, ``passages`` ([{id, text}]) and ``answer`` is already in
+   our names.
 3. Every other scalar field (``source``, ``label`` …) is kept as ``meta`` for the results.
 """
 

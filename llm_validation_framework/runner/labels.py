@@ -1,7 +1,7 @@
 """Per-source breakdown of results, and agreement with human labels when the cases carry them.
 
-Datasets such as ``../shared/data/judge-dev`` keep a ``source`` and a ``label`` on every row;
-the runner copies them into each result's ``meta``. This module groups results by agent and
+A labelled dataset keeps a ``source`` (where the row came from) and a ``label`` (the human
+verdict) on every row; the runner copies both into each result's ``meta``. This module groups results by agent and
 source and, where a label can be read as positive or negative, reports how often PASS agrees
 with it (balanced accuracy) and how well the score ranks positives above negatives (AUC).
 UNSCORED and ERROR cases are counted but left out of both metrics.

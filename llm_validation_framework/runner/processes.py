@@ -1,10 +1,10 @@
 """``workers=N``: spread a run's cases over N worker processes, each with its own event loop.
 
-Why: one Python process tops out at a few hundred judge calls a second, because litellm spends
-~3-4 ms of CPU on every call (request building, response parsing, cost lookup, logging
-payloads) under one GIL. With a fast endpoint and high concurrency (a local vLLM, the 200 ms
-stub of benchmarks/runner_speed.py), replies then queue behind each other's parsing. Worker
-processes each take ``concurrency / N`` of the cases in flight and use their own core.
+Why: litellm spends CPU on every call (request building, response parsing, cost lookup,
+logging payloads), all under one GIL, so one Python process caps the judge calls a second. With
+a fast endpoint and high concurrency (a local vLLM, the stub server of
+benchmarks/runner_speed.py), replies then queue behind each other's parsing. Worker processes
+each take ``concurrency / N`` of the cases in flight and use their own core.
 
 The parent keeps everything that must be single: it reads the dataset, skips the ids already
 done (``--resume``), writes the results file, counts, reports progress and builds the summary.
@@ -282,7 +282,7 @@ async def _worker_loop(spec: WorkerSpec, concurrency: int, inbox: BinaryIO, outb
     shared = CachedJudge(judge, Path(spec.cache_path)) if spec.cache_path is not None else judge
     try:
         agents = dict(build_agents(list(spec.agent_names), shared, threshold=spec.threshold, repeats=spec.repeats))
-        await judge.prepare()  # litellm's import and lazy set-up (~2 s) before the first case, not inside it
+        await judge.prepare()  # litellm's slow import and lazy set-up before the first case, not inside it
         _send(outbox, ("ready",))
         loop = asyncio.get_running_loop()
         local: asyncio.Queue[tuple[Any, str] | None] = asyncio.Queue()

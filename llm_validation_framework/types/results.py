@@ -1,8 +1,7 @@
 """What an evaluation returns: one :class:`CheckResult` per sub-check inside an :class:`EvaluationResult`.
 
-``EvaluationResult`` reads like the dict the AccuracyAgent page documents
-(``result["status"]``, ``result["score"]``, ``result["reason"]``) and also has attributes and a
-per-check breakdown. A check the judge could not score is *unscored* (``score is None``) with
+``EvaluationResult`` reads as a dict (``result["status"]``, ``result["score"]``,
+``result["reason"]`` …) and also has attributes and a per-check breakdown. A check the judge could not score is *unscored* (``score is None``) with
 the error and raw replies kept, never a silent 0.
 """
 
