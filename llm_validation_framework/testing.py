@@ -48,6 +48,7 @@ def assert_fails(agent: Any, data: Mapping[str, Any] | Any, *, threshold: float 
 
 
 async def aassert_fails(agent: Any, data: Mapping[str, Any] | Any, *, threshold: float | None = None) -> Any:
+    """:func:`assert_fails` for async tests (uses ``agent.aevaluate``)."""
     return _check(await agent.aevaluate(data), threshold, None, want_pass=False, agent=agent)
 
 

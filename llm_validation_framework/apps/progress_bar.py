@@ -15,7 +15,10 @@ __all__ = ["RunProgressBar"]
 
 
 class RunProgressBar:
-    """``with RunProgressBar(enabled=...) as bar: run_dataset(..., on_progress=bar.update)``."""
+    """A live progress line for a run: ``with RunProgressBar() as bar: run_dataset(..., on_progress=bar.update)``.
+
+    ``enabled`` None shows it only when stderr is a terminal; ``console``: a rich Console to draw
+    on instead of stderr's. ``last`` keeps the latest event, drawn or not."""
 
     def __init__(self, *, enabled: bool | None = None, console: Any = None) -> None:
         if enabled is None:

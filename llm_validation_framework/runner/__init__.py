@@ -5,7 +5,9 @@
     summary.exit_code, summary["accuracy"].pass_rate
 
 ``dataset`` reads and maps rows, ``registry`` finds agents by name, ``results_file`` writes
-and reads the results, ``summary`` tallies them, ``core`` runs it all, ``progress_bar`` shows it.
+and reads the results, ``summary`` tallies them, ``core`` runs it all in this process and
+``processes`` over several (``units`` is the one (case, agent) evaluation both share); the
+progress bar is an app (``apps.progress_bar``).
 """
 
 from __future__ import annotations
