@@ -112,7 +112,7 @@ def main(argv: list[str] | None = None) -> int:
                       f"{result['completion_tok_s']:.1f} completion tok/s, {result['prompt_tok_s']:.0f} prompt tok/s",
                       file=sys.stderr, flush=True)
         del backend
-        from llm_validation_framework.judges.local import judge as local
+        from llm_validation_framework.judges.local import backend as local
 
         local._backends.clear()  # free this slot count's model before loading the next
 

@@ -512,7 +512,7 @@ class FakeBackend:
         self.prompts = []
 
     def complete(self, prompt, *, max_tokens, n_probs, stop=()):
-        from llm_validation_framework.judges.local.judge import Completion
+        from llm_validation_framework.judges.local import Completion
 
         self.prompts.append(prompt)
         import math

@@ -9,15 +9,15 @@ import time
 
 import pytest
 
-from llm_validation_framework.text import evidence
 from llm_validation_framework.checks.base import ask_once
 from llm_validation_framework.errors import ConfigError, JudgeCallError, JudgeError
-from llm_validation_framework.text.evidence import select_evidence, split_sentences, word_overlap
-from llm_validation_framework.judges.base import Verdict, VerdictRequest
+from llm_validation_framework.judges.base import VerdictRequest
 from llm_validation_framework.judges.hybrid import HybridJudge, eval_mode
-from llm_validation_framework.judges.local.judge import (Completion, LocalJudge, build_chat_prompt, check_labels,
-                                                   label_probabilities)
+from llm_validation_framework.judges.local import (Completion, LocalJudge, build_chat_prompt, check_labels,
+                                             label_probabilities)
 from llm_validation_framework.judges.scripted import ScriptedJudge
+from llm_validation_framework.text import evidence
+from llm_validation_framework.text.evidence import select_evidence, split_sentences, word_overlap
 
 YES_NO = {"yes": 1.0, "no": 0.0}
 
@@ -390,7 +390,7 @@ def rating_request(check="context_relevance", prefer_reason=False):
 
 
 def test_calibration_maps_a_checks_expected_rating_and_keeps_the_raw_probabilities():
-    from llm_validation_framework.judges.local.judge import Calibration
+    from llm_validation_framework.judges.local import Calibration
 
     # P = .6/.3/.1 -> expected rating 0.25; logit(.25) = -1.0986; sigmoid(2 * -1.0986 + 2) = 0.4507
     backend = FakeBackend([Completion("0", top(**{"0": 0.6, "1": 0.3, "2": 0.1}))])
@@ -412,7 +412,7 @@ def test_calibration_is_off_for_reasoned_verdicts_other_models_and_when_disabled
     off = LocalJudge(backend=FakeBackend([reply]), calibration=None)
     assert asyncio.run(off.verdict(rating_request())).score == pytest.approx(0.25)
     # the shipped maps were fitted on the default model: a user's own GGUF gets none
-    from llm_validation_framework.judges.local.judge import DEFAULT_CALIBRATION
+    from llm_validation_framework.judges.local import DEFAULT_CALIBRATION
 
     assert LocalJudge().calibration == DEFAULT_CALIBRATION and "context_relevance" in DEFAULT_CALIBRATION
     assert LocalJudge(backend=FakeBackend([reply])).calibration == {}
@@ -426,7 +426,7 @@ def test_bad_calibration_is_rejected_with_the_field_named(bad):
 
 
 def test_a_calibration_key_with_labels_applies_only_to_requests_with_those_labels():
-    from llm_validation_framework.judges.local.judge import Calibration, calibrate
+    from llm_validation_framework.judges.local import Calibration, calibrate
 
     maps = {"context_relevance": Calibration(1.0, 1.0), "context_relevance[yes/no]": Calibration(1.0, -1.0)}
     assert calibrate(maps, "context_relevance", 0.5, ("yes", "no")) == pytest.approx(1 / (1 + math.e))

@@ -172,7 +172,7 @@ def test_local_and_hybrid_judges_ask_one_template():
     import math
 
     from llm_validation_framework.judges.hybrid import HybridJudge
-    from llm_validation_framework.judges.local.judge import Completion, LocalJudge
+    from llm_validation_framework.judges.local import Completion, LocalJudge
 
     class Backend:
         name = "fake-model"

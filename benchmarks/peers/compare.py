@@ -84,7 +84,7 @@ IMPORTS: dict[str, tuple[str, str]] = {
     "ours: SupportCheck + LiteLLMJudge + litellm": (
         "project", _OUR_SCORING + "from llm_validation_framework.judges.litellm.judge import LiteLLMJudge; import litellm"),
     "ours: SupportCheck + LocalJudge served by lvf serve (HTTP, stdlib)": (
-        "project", _OUR_SCORING + "from llm_validation_framework.judges.local.judge import LocalJudge, ServedBackend; "
+        "project", _OUR_SCORING + "from llm_validation_framework.judges.local import LocalJudge, ServedBackend; "
                                   "import urllib.request"),
     "ours: SupportCheck + LocalJudge + xllamacpp": (
         "project", _OUR_SCORING + "from llm_validation_framework.judges.local.judge import LocalJudge; import xllamacpp"),
@@ -171,7 +171,7 @@ def our_check_and_judge(name: str, server: Server, args: argparse.Namespace):
              # explain_below=0: no extra per-sentence calls to name unsupported statements (score unchanged)
              "groundedness": lambda: ResponseGroundednessCheck(explain_below=0.0)}[name.split("_")[1]]()
     if name.endswith("_served"):
-        from llm_validation_framework.judges.local.judge import DEFAULT_CALIBRATION, LocalJudge, ServedBackend
+        from llm_validation_framework.judges.local import DEFAULT_CALIBRATION, LocalJudge, ServedBackend
         from llm_validation_framework.judges.local.model_file import DEFAULT_MODEL_NAME
 
         # the LocalJudge of `lvf serve` users; it sends its own model name so the server counts it apart,
