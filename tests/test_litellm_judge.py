@@ -14,7 +14,8 @@ from stub_server import StubReply, chat_reply, first_label_reply, logprob_conten
 from llm_validation_framework.checks.base import ask_once
 from llm_validation_framework.errors import JudgeCallError, JudgeTimeoutError, VerdictParseError
 from llm_validation_framework.judges.base import VerdictRequest
-from llm_validation_framework.judges.litellm.judge import LiteLLMJudge, label_probabilities
+from llm_validation_framework.judges.litellm.judge import LiteLLMJudge
+from llm_validation_framework.judges.litellm.reply import label_probabilities
 
 YES_NO = {"yes": 1.0, "no": 0.0}
 EIFFEL = {"question": "Where is the Eiffel Tower?", "answer": "The Eiffel Tower is located in Paris, France."}
@@ -146,7 +147,7 @@ async def test_client_errors_are_not_retried(stub_server, stub_judge, status):
 
 
 def test_retry_after_header_is_honoured():
-    from llm_validation_framework.judges.litellm.judge import _retry_after
+    from llm_validation_framework.judges.litellm.retry import retry_after
 
     class Response:
         headers = {"Retry-After": "2.5"}
@@ -154,11 +155,11 @@ def test_retry_after_header_is_honoured():
     class Error(Exception):
         response = Response()
 
-    assert _retry_after(Error()) == 2.5
+    assert retry_after(Error()) == 2.5
     Response.headers = {"retry-after-ms": "1500"}
-    assert _retry_after(Error()) == 1.5
+    assert retry_after(Error()) == 1.5
     Response.headers = {}
-    assert _retry_after(Error()) is None
+    assert retry_after(Error()) is None
 
 
 async def test_retry_after_sets_the_wait(stub_server, stub_judge):
@@ -320,10 +321,10 @@ def test_constructing_an_agent_does_not_import_litellm(tmp_path):
 def test_litellm_import_state_is_frozen_out_of_the_garbage_collector():
     import gc
 
-    from llm_validation_framework.judges.litellm.judge import _import_litellm
+    from llm_validation_framework.judges.litellm.importing import import_litellm
 
-    _import_litellm()
-    # a full collection must not walk litellm's ~375 000 module objects (~150 ms, loop stopped)
+    import_litellm()
+    # a full collection must not walk litellm's module objects again (the event loop stops meanwhile)
     assert gc.get_freeze_count() > 100_000
 
 

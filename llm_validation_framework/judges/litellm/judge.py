@@ -12,65 +12,38 @@ once with the parse error; a second invalid reply raises :class:`VerdictParseErr
 both raw replies (the check becomes unscored, never 0). Where the provider returns token
 logprobs, the verdict's first token's top alternatives give probabilities over the labels and
 the score is their expectation (``method="logprobs"``); otherwise the written label's value
-(``method="parsed"``).
+(``method="parsed"``) (:mod:`.reply`).
 
-Exactly one retry layer, ours: litellm and its OpenAI client are told ``max_retries=0`` /
-``num_retries=0``; we retry 429, 5xx, connection errors and timeouts with exponential backoff
-that honours ``Retry-After``, and never 400/401/403/404. litellm is imported on first use
-(~5 s here), with ``LITELLM_LOCAL_MODEL_COST_MAP=True`` unless the user set it, so importing
-never touches the network; its debug/feedback chatter is silenced; the objects its import left
-are then frozen out of the garbage collector's way (``gc.freeze()``). The API key is kept as a
-:class:`~pydantic.SecretStr` and redacted from every error message; it is never logged.
+Beside the judge, one concern per module: :mod:`.retry` (the only retry layer: which failures
+are tried again, and the waits), :mod:`.importing` (litellm imported on first use, offline and
+quiet), :mod:`.loop_clients` (litellm's cached HTTP clients closed when their event loop ends).
+The API key is kept as a :class:`~pydantic.SecretStr` and redacted from every error message; it
+is never logged.
 """
 
 from __future__ import annotations
 
 import asyncio
-import email.utils
-import gc
-import inspect
 import logging
-import math
-import os
-import random
-import re
-import sys
 import time
-import weakref
-from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from pydantic import SecretStr
 
 from ...errors import JudgeCallError, JudgeTimeoutError, VerdictParseError
 from ...text.prompting import render
-from ...types.usage import Usage
 from ..base import Judge, Verdict, VerdictRequest, expected_score
 from ..parsing import parse_verdict, verdict_json_instructions, verdict_json_schema
+from .importing import import_litellm
+from .loop_clients import close_clients_with_this_loop
+from .reply import Reply, label_probabilities, read_reply
+from .retry import CallTimeout, backoff_wait, is_provider_error, is_retryable, is_timeout, status_of
 
 __all__ = ["LiteLLMJudge"]
 
 logger = logging.getLogger("llm_validation_framework.judges")
 
-#: statuses worth another try: rate limits, overload, server errors, request timeouts
-RETRY_STATUSES = frozenset({408, 409, 425, 429, 500, 502, 503, 504, 529})
 DEFAULT_MODEL = "anthropic/claude-haiku-4-5-20251001"
-_LITELLM_LOGGERS = ("LiteLLM", "LiteLLM Router", "LiteLLM Proxy")
-_STRIP = " \t\r\n\"':,{}"
-_VERDICT_KEY = re.compile(r'(?<!\\)"verdict"\s*:\s*')
-
-
-class _CallTimeout(Exception):
-    """Our own per-call deadline passed (asyncio.wait_for)."""
-
-
-@dataclass
-class _Reply:
-    text: str
-    logprobs: list[Any] | None
-    usage: Usage
-    finish_reason: str | None = None
-    notes: list[str] = field(default_factory=list)
 
 
 class LiteLLMJudge(Judge):
@@ -140,11 +113,11 @@ class LiteLLMJudge(Judge):
                 "logprobs": self.logprobs}
 
     async def prepare(self) -> None:
-        """Import litellm (~2 s) and run one mocked completion through it (no request is sent).
+        """Import litellm (seconds) and run one mocked completion through it (no request is sent).
 
         litellm builds much of its state lazily in the first call (pydantic schemas, the provider's
-        client set-up): ~100 ms that would otherwise land in the first case."""
-        litellm = _import_litellm()
+        client set-up), time that would otherwise land in the first case."""
+        litellm = import_litellm()
         request = VerdictRequest(check="warm_up", instructions="", prompt="", options={"yes": 1.0, "no": 0.0})
         try:
             await litellm.acompletion(messages=[{"role": "user", "content": "warm-up"}],
@@ -153,7 +126,7 @@ class LiteLLMJudge(Judge):
             logger.debug("litellm warm-up failed", exc_info=True)
 
     async def verdict(self, request: VerdictRequest) -> Verdict:
-        await _close_clients_with_this_loop()
+        await close_clients_with_this_loop()
         messages = [
             {"role": "system", "content": request.instructions.rstrip() + "\n\n" + verdict_json_instructions(request)},
             {"role": "user", "content": request.prompt},
@@ -196,38 +169,38 @@ class LiteLLMJudge(Judge):
                        attempts=attempts, notes=tuple(notes))
 
     # -- one chat call with our retry layer ----------------------------------------------
-    async def _complete(self, messages: list[dict[str, str]], request: VerdictRequest) -> _Reply:
-        litellm = _import_litellm()
+    async def _complete(self, messages: list[dict[str, str]], request: VerdictRequest) -> Reply:
+        litellm = import_litellm()
         params = self._params(litellm, request)
         attempts = 0
         started = time.monotonic()
         from tenacity import AsyncRetrying, retry_if_exception, stop_after_attempt
 
         retrying = AsyncRetrying(stop=stop_after_attempt(self.max_retries + 1), wait=self._wait,
-                                 retry=retry_if_exception(_retryable), reraise=True,
+                                 retry=retry_if_exception(is_retryable), reraise=True,
                                  before_sleep=self._log_retry)
         try:
             async for attempt in retrying:
                 with attempt:
                     attempts += 1
                     response = await self._call_once(litellm, messages, params)
-        except (_CallTimeout, asyncio.TimeoutError):
+        except (CallTimeout, asyncio.TimeoutError):
             raise JudgeTimeoutError(
                 f"{self.name}: no reply within timeout_s={self.timeout_s:g} s ({attempts} attempt(s), "
                 f"{time.monotonic() - started:.1f} s in all)", status_code=None, attempts=attempts) from None
         except Exception as exc:
-            if _is_timeout(exc):
+            if is_timeout(exc):
                 raise JudgeTimeoutError(
                     f"{self.name}: no reply within timeout_s={self.timeout_s:g} s ({attempts} attempt(s))",
-                    status_code=_status(exc), attempts=attempts) from None
-            if not _is_provider_error(exc):
+                    status_code=status_of(exc), attempts=attempts) from None
+            if not is_provider_error(exc):
                 raise
-            status = _status(exc)
+            status = status_of(exc)
             raise JudgeCallError(
                 f"{self.name}: {type(exc).__name__}" + (f" (HTTP {status})" if status else "")
                 + f" after {attempts} attempt(s): {self._redact(str(exc))[:600]}",
                 status_code=status, attempts=attempts) from None
-        return self._read(litellm, response)
+        return read_reply(litellm, response, self.name)
 
     async def _call_once(self, litellm: Any, messages: list[dict[str, str]], params: dict[str, Any]) -> Any:
         while True:
@@ -235,7 +208,7 @@ class LiteLLMJudge(Judge):
             try:
                 return await asyncio.wait_for(call, timeout=self.timeout_s + 1.0)
             except asyncio.TimeoutError:
-                raise _CallTimeout() from None
+                raise CallTimeout() from None
             except Exception as exc:  # a provider refusing an optional parameter: drop it, ask again
                 dropped = self._drop_refused_param(exc, params)
                 if not dropped:
@@ -243,7 +216,7 @@ class LiteLLMJudge(Judge):
                 logger.info("%s refused %s; asking again without it", self.name, dropped)
 
     def _drop_refused_param(self, exc: Exception, params: dict[str, Any]) -> str | None:
-        if _status(exc) != 400:
+        if status_of(exc) != 400:
             return None
         message = str(exc).lower()
         for name, keys, words in (("logprobs", ("logprobs", "top_logprobs"), ("logprobs",)),
@@ -324,32 +297,10 @@ class LiteLLMJudge(Judge):
             self._supported = supported
         return self._supported
 
-    def _read(self, litellm: Any, response: Any) -> _Reply:
-        choices = _get(response, "choices") or []
-        if not choices:
-            raise JudgeCallError(f"{self.name}: the provider returned no choices", attempts=1)
-        choice = choices[0]
-        message = _get(choice, "message")
-        text = _get(message, "content") or ""
-        if not isinstance(text, str):
-            text = str(text)
-        logprobs = _get(_get(choice, "logprobs"), "content")
-        usage_obj = _get(response, "usage")
-        prompt_tokens = int(_get(usage_obj, "prompt_tokens") or 0)
-        completion_tokens = int(_get(usage_obj, "completion_tokens") or 0)
-        usage = Usage(calls=1, prompt_tokens=prompt_tokens, completion_tokens=completion_tokens,
-                      cost_usd=_cost(litellm, response))
-        return _Reply(text=text, logprobs=list(logprobs) if logprobs else None, usage=usage,
-                      finish_reason=_get(choice, "finish_reason"))
-
-    # -- retry policy --------------------------------------------------------------------
+    # -- retry policy (the rules are in .retry) ------------------------------------------------
     def _wait(self, retry_state: Any) -> float:
         exc = retry_state.outcome.exception() if retry_state.outcome is not None else None
-        after = _retry_after(exc) if exc is not None else None
-        if after is not None:
-            return min(max(after, 0.0), self.retry_max_s)
-        backoff = self.retry_base_s * (2 ** (retry_state.attempt_number - 1))
-        return min(self.retry_max_s, backoff) * random.uniform(0.5, 1.0)
+        return backoff_wait(exc, retry_state.attempt_number, base_s=self.retry_base_s, max_s=self.retry_max_s)
 
     def _log_retry(self, retry_state: Any) -> None:
         exc = retry_state.outcome.exception() if retry_state.outcome is not None else None
@@ -362,237 +313,6 @@ class LiteLLMJudge(Judge):
         if key and len(key) >= 4:
             text = text.replace(key, "[redacted]")
         return text
-
-
-# ---------------------------------------------------------------------------------------
-# helpers
-# ---------------------------------------------------------------------------------------
-_configured = False
-
-#: event loop -> a started async generator whose ``finally`` closes litellm's clients of that
-#: loop. ``asyncio.run`` (so every ``agent.evaluate``) finalises async generators before it
-#: closes the loop; without this, litellm keeps each finished loop's HTTP clients and their
-#: sockets cached (5 clients a loop, up to 200 loops, 10 minutes).
-_LOOP_GUARDS: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Any] = weakref.WeakKeyDictionary()
-
-
-async def _close_clients_with_this_loop() -> None:
-    loop = asyncio.get_running_loop()
-    if loop in _LOOP_GUARDS:
-        return
-    guard = _loop_guard()
-    await guard.__anext__()  # started: the loop now tracks it and will aclose() it at shutdown
-    _LOOP_GUARDS[loop] = guard
-
-
-async def _loop_guard():
-    try:
-        yield
-    finally:
-        await _close_loop_clients()
-
-
-async def _close_loop_clients() -> None:
-    """Close and forget the HTTP clients litellm cached for the running loop (best effort)."""
-    litellm = sys.modules.get("litellm")
-    if litellm is None:
-        return
-    try:
-        from litellm.caching.evicted_client_closer import running_loop_token
-
-        cache = litellm.in_memory_llm_clients_cache
-        token = running_loop_token()
-        if token is None:
-            return
-        suffix = f"-{token}"
-        keys = [key for key in list(cache.cache_dict) if isinstance(key, str) and key.endswith(suffix)]
-    except Exception:  # litellm internals moved: leave its cache to its own TTL
-        return
-    for key in keys:
-        client = cache.cache_dict.pop(key, None)
-        getattr(cache, "ttl_dict", {}).pop(key, None)
-        close = getattr(client, "aclose", None) or getattr(client, "close", None)
-        if close is None:
-            continue
-        try:
-            result = close()
-            if inspect.isawaitable(result):
-                await result
-        except Exception:
-            logger.debug("could not close a litellm client of a finished event loop", exc_info=True)
-
-
-def _import_litellm() -> Any:
-    """Import litellm quietly and offline (cost map from the package, no feedback banners)."""
-    global _configured
-    os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
-    try:
-        import litellm
-    except ImportError as exc:  # pragma: no cover - litellm is a core dependency
-        raise ImportError("LiteLLMJudge needs litellm: pip install 'litellm>=1.60'") from exc
-    if not _configured:
-        litellm.suppress_debug_info = True
-        litellm.set_verbose = False
-        litellm.telemetry = False
-        if hasattr(litellm, "disable_hf_tokenizer_download"):
-            litellm.disable_hf_tokenizer_download = True  # token counting must not download tokenizers
-        if "LITELLM_LOG" not in os.environ:
-            for name in _LITELLM_LOGGERS:
-                logging.getLogger(name).setLevel(logging.ERROR)
-        # litellm's import leaves ~375 000 long-lived objects that every full garbage collection
-        # walks again: ~150 ms with the event loop stopped, about once per 500 judge calls (each
-        # call allocates a lot). Collected once (so no garbage is kept) and moved to the permanent
-        # generation, a full collection takes ~30 ms. It is module state that lives as long as
-        # the process anyway.
-        gc.collect()
-        gc.freeze()
-        _configured = True
-    return litellm
-
-
-def _get(obj: Any, name: str) -> Any:
-    if obj is None:
-        return None
-    if isinstance(obj, dict):
-        return obj.get(name)
-    return getattr(obj, name, None)
-
-
-def _cost(litellm: Any, response: Any) -> float | None:
-    """USD cost of one response from litellm's accounting; None when the price is unknown."""
-    hidden = getattr(response, "_hidden_params", None) or {}
-    if "response_cost" in hidden:  # litellm already priced it while logging the call
-        cost = hidden.get("response_cost")
-    else:
-        try:
-            cost = litellm.completion_cost(completion_response=response)
-        except Exception:  # unknown price (local servers, new models): unknown, never an error
-            cost = None
-    try:
-        cost = float(cost) if cost is not None else None
-    except (TypeError, ValueError):
-        return None
-    return cost if cost is not None and math.isfinite(cost) and cost >= 0 else None
-
-
-def _status(exc: BaseException) -> int | None:
-    status = getattr(exc, "status_code", None)
-    if status is None:
-        response = getattr(exc, "response", None)
-        status = getattr(response, "status_code", None)
-    try:
-        return int(status) if status is not None else None
-    except (TypeError, ValueError):
-        return None
-
-
-def _is_timeout(exc: BaseException) -> bool:
-    if isinstance(exc, (_CallTimeout, asyncio.TimeoutError)):
-        return True
-    name = type(exc).__name__
-    return name in ("Timeout", "APITimeoutError", "ReadTimeout", "ConnectTimeout", "WriteTimeout", "PoolTimeout")
-
-
-def _is_provider_error(exc: BaseException) -> bool:
-    """litellm / OpenAI SDK / httpx errors (anything else is a bug and propagates)."""
-    module = type(exc).__module__ or ""
-    return any(module.startswith(prefix) for prefix in ("litellm", "openai", "httpx", "aiohttp", "anthropic"))
-
-
-def _retryable(exc: BaseException) -> bool:
-    if _is_timeout(exc):
-        return True
-    if not _is_provider_error(exc):
-        return False
-    status = _status(exc)
-    if status is None:
-        return True  # connection refused / reset: transient
-    if status in RETRY_STATUSES or status >= 500:
-        return type(exc).__name__ != "BadRequestError"
-    return False
-
-
-def _retry_after(exc: BaseException) -> float | None:
-    """Seconds from ``Retry-After`` / ``retry-after-ms`` on the failed response, if any."""
-    headers = getattr(exc, "litellm_response_headers", None)
-    if headers is None:
-        headers = getattr(getattr(exc, "response", None), "headers", None)
-    if not headers:
-        return None
-    try:
-        lowered = {str(k).lower(): str(v) for k, v in dict(headers).items()}
-    except Exception:
-        return None
-    if "retry-after-ms" in lowered:
-        try:
-            return float(lowered["retry-after-ms"]) / 1000.0
-        except ValueError:
-            pass
-    value = lowered.get("retry-after")
-    if value is None:
-        return None
-    try:
-        return float(value)
-    except ValueError:
-        pass
-    try:
-        when = email.utils.parsedate_to_datetime(value)
-    except (TypeError, ValueError):
-        return None
-    return max(0.0, when.timestamp() - time.time())
-
-
-def _label_of(token: str, labels: tuple[str, ...]) -> str | None:
-    """The label a candidate token stands for: exact (case-insensitive) or a prefix of exactly one."""
-    text = token.strip(_STRIP).lower()
-    if not text:
-        return None
-    for label in labels:
-        if label.lower() == text:
-            return label
-    matches = [label for label in labels if label.lower().startswith(text)]
-    return matches[0] if len(matches) == 1 else None
-
-
-def label_probabilities(content: list[Any], label: str, request: VerdictRequest
-                        ) -> tuple[dict[str, float] | None, str]:
-    """Probabilities over the request's labels read at the verdict value's first token.
-
-    ``content`` is the OpenAI-style ``logprobs.content`` list. Returns ``(None, why)`` when
-    the verdict token cannot be found, its alternatives carry no mass on any label, or the
-    sampled token does not stand for the parsed ``label``."""
-    tokens = [str(_get(item, "token") or "") for item in content]
-    text = "".join(tokens)
-    matches = list(_VERDICT_KEY.finditer(text))
-    if not matches:
-        return None, "logprobs: verdict token not found"
-    position = matches[-1].end()
-    while position < len(text) and text[position] in " \t\r\n\"":
-        position += 1
-    offset = 0
-    index = None
-    for i, token in enumerate(tokens):
-        if offset <= position < offset + len(token):
-            index = i
-            break
-        offset += len(token)
-    if index is None:
-        return None, "logprobs: verdict token not found"
-    item = content[index]
-    if _label_of(tokens[index], request.labels) != label:
-        return None, f"logprobs: sampled token {tokens[index]!r} does not match verdict {label!r}"
-    alternatives = _get(item, "top_logprobs") or []
-    mass: dict[str, float] = {name: 0.0 for name in request.labels}
-    for alternative in alternatives:
-        candidate = _label_of(str(_get(alternative, "token") or ""), request.labels)
-        logprob = _get(alternative, "logprob")
-        if candidate is None or logprob is None:
-            continue
-        mass[candidate] += math.exp(float(logprob))
-    total = sum(mass.values())
-    if total <= 0:
-        return None, "logprobs: no probability mass on any label"
-    return {name: value / total for name, value in mass.items()}, f"logprobs: mass on labels {total:.3f}"
 
 
 REASK_PROMPT = """\
