@@ -122,18 +122,18 @@ class Judge(ABC):
     evidence_chars: int | None = None
     #: weight of word overlap blended into a support probability (0: the judge decides alone).
     #: A small local model misses support copied near-verbatim, word overlap misses paraphrase:
-    #: for such judges the fixed half-and-half blend ranks better than either (docs/local-judge.md).
+    #: for such judges a fixed half-and-half blend ranks better than either (docs/local-judge.md).
     support_overlap_weight: float = 0.0
     #: weight of the answer's coverage of the gold answer blended into an answer-accuracy
-    #: probability (0: the judge decides alone); the same half-and-half reasoning, measured for the
-    #: small local model in docs/reference-agents.md
+    #: probability (0: the judge decides alone); the same reasoning as support_overlap_weight
     answer_overlap_weight: float = 0.0
     #: a check that may ask either a rating or a yes/no question asks yes/no (small local models
-    #: hedge on rating scales; API models follow the seed's rating templates)
+    #: hedge on rating scales; API models are asked the checks' rating templates)
     prefers_yes_no: bool = False
     #: answer accuracy also asks its second template, the roles of answer and reference swapped (a
-    #: second call), and averages: the seed's bias check. Off for the small local model, which rates
-    #: the swapped template worse than chance on TruthfulQA rows (docs/reference-agents.md)
+    #: second call), and averages the two, so a judge's bias for whichever text comes first
+    #: cancels out. Off for the small local model, which ranks the swapped template worse
+    #: (docs/local-judge.md)
     swapped_roles: bool = True
     #: the judge holds a model in this process (one copy per process; workers=N refuses it)
     in_process_model: bool = False

@@ -65,8 +65,9 @@ def verdict_model(request: VerdictRequest) -> type[BaseModel]:
 def verdict_json_schema(request: VerdictRequest) -> dict[str, Any]:
     """The JSON schema of :func:`verdict_model` (labels as an enum), a fresh copy each call.
 
-    Generating it costs ~0.4 ms, a tenth of a judge call's CPU, and every request of one check
-    has the same shape; the copy is cheap and safe to hand to code that edits it in place."""
+    Generating it costs a noticeable share of a judge call's CPU, and every request of one check
+    has the same shape: it is generated once per shape; the copy is cheap and safe to hand to code
+    that edits it in place."""
     return json.loads(_schema_text(request.labels, request.prefer_reason, tuple(request.extra_fields)))
 
 
