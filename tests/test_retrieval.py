@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import importlib.util
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -17,8 +18,8 @@ from langchain_core.retrievers import BaseRetriever
 from langchain_core.vectorstores import InMemoryVectorStore
 
 from llm_validation_framework.errors import ConfigError, InputError, RetrievalError
-from llm_validation_framework.types.inputs import Passage
 from llm_validation_framework.retrieval import RAGProvider
+from llm_validation_framework.types.inputs import Passage
 
 TEXTS = [
     "The Eiffel Tower stands on the Champ de Mars in Paris.",
@@ -380,7 +381,7 @@ def _run(code: str) -> str:
 
 
 def test_telemetry_is_off_and_chromadbs_downloading_default_embedding_is_never_used(tmp_path, monkeypatch):
-    from chromadb.utils.embedding_functions import ONNXMiniLM_L6_V2, DefaultEmbeddingFunction
+    from chromadb.utils.embedding_functions import DefaultEmbeddingFunction, ONNXMiniLM_L6_V2
 
     def refuse(self, input):
         raise AssertionError("chromadb's default embedding function was called (it downloads a model)")
@@ -411,3 +412,60 @@ def test_retrieval_package_exports():
         assert getattr(retrieval, name) is not None
     with pytest.raises(AttributeError):
         retrieval.NoSuchThing  # noqa: B018
+
+
+# -- chromadb and langchain-core are the optional [rag] extra --------------------------------------
+RAG_HINT = "pip install 'llm_validation_framework[rag]'"
+
+
+def _without(monkeypatch, *missing: str) -> None:
+    """Make ``missing`` top-level modules unimportable and forget the retrieval modules that use them."""
+    for name in list(sys.modules):
+        if name.split(".")[0] in missing:
+            monkeypatch.delitem(sys.modules, name)
+    for name in missing:
+        monkeypatch.setitem(sys.modules, name, None)  # `import name` now raises ModuleNotFoundError
+    for module in ("chroma", "lc_embeddings"):
+        monkeypatch.delitem(sys.modules, f"llm_validation_framework.retrieval.{module}", raising=False)
+
+
+@pytest.mark.parametrize("missing", ["chromadb", "langchain_core"])
+def test_the_embedded_store_without_the_rag_extra_names_it(monkeypatch, missing):
+    _without(monkeypatch, missing)
+    for build in (lambda: RAGProvider.from_texts(TEXTS), lambda: RAGProvider.from_chroma("./db", "docs")):
+        with pytest.raises(ImportError, match=re.escape(RAG_HINT)) as caught:
+            build()
+        assert missing in str(caught.value) and "[rag] extra" in str(caught.value)
+        assert caught.value.name == missing
+
+
+def test_the_langchain_embeddings_without_the_rag_extra_names_it(monkeypatch):
+    _without(monkeypatch, "langchain_core")
+    import llm_validation_framework.retrieval as retrieval
+
+    monkeypatch.delitem(vars(retrieval), "MiniLMEmbeddings", raising=False)  # forget a cached lookup
+    with pytest.raises(ImportError, match=re.escape(RAG_HINT)) as caught:
+        retrieval.MiniLMEmbeddings  # noqa: B018
+    assert "MiniLMEmbeddings" in str(caught.value) and caught.value.name == "langchain_core"
+
+
+def test_rag_provider_over_any_retriever_needs_neither_chromadb_nor_langchain():
+    """In a process where both are unimportable, a plain retriever still grounds an agent."""
+    code = """
+import sys
+for name in ("chromadb", "langchain_core", "langchain"):
+    sys.modules[name] = None
+from llm_validation_framework import AccuracyAgent, RAGProvider, ScriptedJudge
+
+class Shelf:
+    def invoke(self, query):
+        return ["The Eiffel Tower stands on the Champ de Mars in Paris.", "Everest is in Nepal."]
+
+judge = ScriptedJudge(lambda request: {"verdict": max(request.options, key=request.options.get)})
+agent = AccuracyAgent(judge=judge, rag=RAGProvider(Shelf(), k=1))
+result = agent.evaluate({"question": "Where is the Eiffel Tower?", "answer": "In Paris."})
+assert all("Champ de Mars" in r.prompt for r in judge.requests if r.check == "factual")
+loaded = sorted(m for m in sys.modules if m.split(".")[0] in ("chromadb", "langchain_core") and sys.modules[m])
+print(result.status, loaded)
+"""
+    assert _run(code) == "PASS []"

@@ -1,13 +1,14 @@
 """Retrieval: RAGProvider over any LangChain retriever, embedded chromadb, offline embeddings.
 
 Nothing heavy is imported here: chromadb, langchain-core, onnxruntime and numpy load when a
-name that needs them is first used.
+name that needs them is first used. chromadb and langchain-core come with the ``[rag]`` extra;
+``RAGProvider`` over a retriever you already have needs neither.
 
     RAGProvider               numbered passages from any retriever (provider.py)
-    encode, MiniLMEncoder     offline all-MiniLM-L6-v2 sentence vectors (embeddings.py)
-    MiniLMEmbeddings          the same model as a LangChain ``Embeddings`` (lc_embeddings.py)
-    MiniLMEmbeddingFunction   the same model as a chromadb ``EmbeddingFunction`` (chroma.py)
-    ChromaRetriever           a LangChain retriever over a chromadb collection (chroma.py)
+    encode, MiniLMEncoder     offline all-MiniLM-L6-v2 sentence vectors (text/embeddings.py)
+    MiniLMEmbeddings          the same model as a LangChain ``Embeddings`` (lc_embeddings.py, [rag])
+    MiniLMEmbeddingFunction   the same model as a chromadb ``EmbeddingFunction`` (chroma.py, [rag])
+    ChromaRetriever           a LangChain retriever over a chromadb collection (chroma.py, [rag])
 """
 
 from __future__ import annotations

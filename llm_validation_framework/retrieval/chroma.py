@@ -3,7 +3,8 @@ and the store builders behind ``RAGProvider.from_texts`` / ``RAGProvider.from_ch
 
 chromadb's own default embedding function downloads a model at first use; it is never used
 here. Clients are made with ``anonymized_telemetry=False``. Importing this module imports
-chromadb and langchain-core; the package imports it only when one of its names is used.
+chromadb and langchain-core (the ``[rag]`` extra); the package imports it only when one of its
+names is used.
 """
 
 from __future__ import annotations
@@ -24,9 +25,11 @@ try:
     from langchain_core.documents import Document
     from langchain_core.retrievers import BaseRetriever
     from pydantic import ConfigDict
-except ImportError as exc:  # pragma: no cover - chromadb and langchain-core are dependencies
-    raise ImportError(f"the embedded vector store needs chromadb and langchain-core ({exc.name} is missing): "
-                      "pip install chromadb langchain-core") from exc
+except ImportError as exc:
+    from .extra import missing_rag_extra
+
+    raise missing_rag_extra("the embedded chromadb store (RAGProvider.from_texts, RAGProvider.from_chroma, "
+                            "ChromaRetriever, MiniLMEmbeddingFunction)", exc) from exc
 
 from ..errors import ConfigError, RetrievalError
 from ..text.embeddings import MiniLMEncoder, get_encoder

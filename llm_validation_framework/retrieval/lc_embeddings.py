@@ -4,8 +4,8 @@
     store = InMemoryVectorStore.from_texts(texts, MiniLMEmbeddings())
     RAGProvider(store.as_retriever())
 
-Importing this module imports langchain-core; the package imports it only when
-``MiniLMEmbeddings`` is first asked for.
+Importing this module imports langchain-core (the ``[rag]`` extra); the package imports it only
+when ``MiniLMEmbeddings`` is first asked for.
 """
 
 from __future__ import annotations
@@ -15,8 +15,10 @@ from collections.abc import Sequence
 
 try:
     from langchain_core.embeddings import Embeddings
-except ImportError as exc:  # pragma: no cover - langchain-core is a dependency
-    raise ImportError("MiniLMEmbeddings needs langchain-core: pip install langchain-core") from exc
+except ImportError as exc:
+    from .extra import missing_rag_extra
+
+    raise missing_rag_extra("MiniLMEmbeddings (a LangChain Embeddings)", exc) from exc
 
 from ..text.embeddings import MiniLMEncoder, get_encoder
 

@@ -1,14 +1,15 @@
 """RAGProvider: numbered passages from any LangChain retriever (or anything with invoke/ainvoke).
 
     RAGProvider(store.as_retriever(), k=4)                 any LangChain vector store or retriever
-    RAGProvider.from_texts(texts)                          embedded chromadb, offline embeddings
-    RAGProvider.from_chroma("./db", "docs")                an existing persistent chromadb store
+    RAGProvider.from_texts(texts)                          embedded chromadb, offline embeddings ([rag])
+    RAGProvider.from_chroma("./db", "docs")                an existing persistent chromadb store ([rag])
 
 Only the public retriever surface is used: ``ainvoke(query)`` (else ``invoke(query)`` in a
 worker thread), which returns Documents (``page_content``, ``metadata``). The first ``k`` are
 kept and numbered "1".."k": those numbers are the ledger citation checks resolve ``[N]``
 against. Whatever the user's retriever raises surfaces as a RetrievalError naming it, with the
-original error chained.
+original error chained. This module imports neither chromadb nor langchain-core: only the two
+``from_*`` builders need the ``[rag]`` extra.
 """
 
 from __future__ import annotations
