@@ -10,8 +10,7 @@ import urllib.request
 
 import pytest
 
-from llm_validation_framework.apps.serve import (DEFAULT_MAX_TOKENS, ModelServer, ServeError, add_arguments,
-                                            validate_chat_request)
+from llm_validation_framework.apps.serve import DEFAULT_MAX_TOKENS, ModelServer, ServeError, validate_chat_request
 
 
 class FakeBackend:
@@ -152,16 +151,20 @@ def test_fields_forwarded_mapped_defaulted_and_dropped(server, backend):
 @pytest.mark.parametrize("body, param", [
     ({"messages": []}, "messages"),
     ({"messages": "hi"}, "messages"),
-    ({"messages": [{"content": "no role"}]}, "messages[0]"),
+    ({"messages": [{"content": "no role"}]}, "messages[0].role"),
+    ({"messages": [3]}, "messages"),
     ({"messages": [{"role": "user", "content": 3}]}, "messages[0].content"),
-    ({"messages": [{"role": "user", "content": [{"type": "image_url", "image_url": {}}]}]}, "messages"),
+    ({"messages": [{"role": "user", "content": [{"type": "image_url", "image_url": {}}]}]}, "messages[0].content[0]"),
     (chat_body(max_tokens=0), "max_tokens"),
     (chat_body(max_tokens="5"), "max_tokens"),
     (chat_body(temperature=3), "temperature"),
     (chat_body(top_logprobs=5), "top_logprobs"),
     (chat_body(logprobs=True, top_logprobs=50), "top_logprobs"),
-    (chat_body(response_format={"type": "yaml"}), "response_format"),
-    (chat_body(response_format={"type": "json_schema", "json_schema": {}}), "response_format.json_schema"),
+    (chat_body(response_format={"type": "yaml"}), "response_format.type"),
+    (chat_body(response_format={"type": "json_schema"}), "response_format.json_schema"),
+    (chat_body(response_format={"type": "json_schema", "json_schema": {}}), "response_format.json_schema.schema"),
+    (chat_body(stream="yes"), "stream"),
+    (chat_body(stream=True, stream_options="usage"), "stream_options"),
     (chat_body(n=0), "n"),
     (chat_body(n=99), "n"),
 ])
@@ -258,11 +261,8 @@ def test_stats_are_also_kept_per_requested_model_name_so_clients_sharing_a_serve
     assert reset["by_model"] == stats["by_model"] and after["by_model"] == {} and after["requests"] == 0
 
 
-def test_stats_by_model_stop_growing_at_a_bound(monkeypatch):
-    import llm_validation_framework.apps.serve as serve_module
-
-    monkeypatch.setattr(serve_module, "MAX_STATS_MODELS", 2)
-    with ModelServer(FakeBackend(), port=0) as server:
+def test_stats_by_model_stop_growing_at_a_bound():
+    with ModelServer(FakeBackend(), port=0, max_stats_models=2) as server:
         for name in ("m1", "m2", "m3", "m4"):
             post(server.base_url + "/chat/completions", {**chat_body(), "model": name})
         by_model = server.stats()["by_model"]
@@ -273,7 +273,7 @@ def test_stats_by_model_stop_growing_at_a_bound(monkeypatch):
 def test_parallel_must_be_a_small_whole_number_checked_before_loading_a_model(bad):
     from llm_validation_framework.apps.serve import serve
 
-    with pytest.raises(ValueError, match="parallel=.*1 to 16"):
+    with pytest.raises(ValueError, match="parallel=.*1 to 16"):  # a ConfigError, which is a ValueError
         serve(port=0, parallel=bad, backend=None)
 
 
@@ -310,17 +310,103 @@ def test_api_key_when_set_and_loopback_only_by_default(backend):
         ModelServer(backend, host="0.0.0.0", port=0)
 
 
-def test_validate_without_http_and_cli_arguments():
+def raw_exchange(server, data: bytes, *, timeout: float = 5.0) -> bytes:
+    """Send ``data`` on one connection; everything the server sends back until it closes (or goes quiet)."""
+    import socket
+
+    host, port = server.httpd.server_address[:2]
+    out = b""
+    with socket.create_connection((host, port), timeout=timeout) as sock:
+        sock.sendall(data)
+        try:
+            while chunk := sock.recv(65536):
+                out += chunk
+        except TimeoutError:
+            out += b"<still open>"
+    return out
+
+
+def statuses(reply: bytes) -> list[int]:
+    """The status of every response in ``reply`` (a reply's JSON body is directly followed by the next one)."""
+    import re
+
+    return [int(code) for code in re.findall(rb"HTTP/1\.1 (\d{3}) ", reply)]
+
+
+def test_a_deeply_nested_body_is_a_400_not_a_dropped_connection(server, backend):
+    deep = b"[" * 100_000 + b"]" * 100_000
+    status, text, _ = post(server.base_url + "/chat/completions", None, raw=deep)
+    assert status == 400 and "nested too deeply" in json.loads(text)["error"]["message"]
+    assert post(server.base_url + "/chat/completions", chat_body())[0] == 200  # and it keeps serving
+
+
+def test_a_refused_body_is_never_read_as_the_next_request(server):
+    from llm_validation_framework.apps.serve.limits import MAX_BODY_BYTES
+
+    smuggled = b"GET /v1/models HTTP/1.1\r\nHost: x\r\n\r\n"
+    head = (f"POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nContent-Length: {MAX_BODY_BYTES + 1}\r\n\r\n"
+            .encode())
+    reply = raw_exchange(server, head + smuggled)
+    assert statuses(reply) == [413] and b"Connection: close" in reply and b"<still open>" not in reply
+    assert b"fake-model" not in reply
+
+
+def test_a_wrong_key_is_refused_before_the_body_is_read_and_the_connection_closed(backend):
+    with ModelServer(backend, port=0, api_key="s3cret") as server:
+        smuggled = b"GET /health HTTP/1.1\r\nHost: x\r\n\r\n"
+        head = b"POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nContent-Length: 1000\r\n\r\n"
+        reply = raw_exchange(server, head + smuggled)
+    assert statuses(reply) == [401] and b"<still open>" not in reply
+
+
+def test_a_client_that_stops_sending_its_body_is_dropped_after_the_read_timeout(backend):
+    with ModelServer(backend, port=0, read_timeout_s=0.5) as server:
+        head = b"POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n"
+        started = time.perf_counter()
+        reply = raw_exchange(server, head + b'{"messages"', timeout=10)
+        waited = time.perf_counter() - started
+    assert statuses(reply) == [408] and waited < 5
+    assert b"did not arrive" in reply and backend.requests == []
+
+
+def test_a_client_that_sends_half_its_headers_is_dropped_after_the_read_timeout(backend):
+    with ModelServer(backend, port=0, read_timeout_s=0.5) as server:
+        started = time.perf_counter()
+        reply = raw_exchange(server, b"POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\n", timeout=10)
+        assert time.perf_counter() - started < 5 and b"<still open>" not in reply
+
+
+def test_remote_hosts_need_a_key_even_with_allow_remote(backend):
+    with pytest.raises(ValueError, match="LVF_SERVE_API_KEY"):
+        ModelServer(backend, host="0.0.0.0", port=0, allow_remote=True)
+    with ModelServer(backend, host="0.0.0.0", port=0, allow_remote=True, api_key="s3cret") as server:
+        assert server.api_key == "s3cret"
+
+
+def test_a_crash_in_the_server_itself_is_a_500_reply(server, monkeypatch):
+    monkeypatch.setattr(type(server), "models", lambda self: 1 / 0)
+    status, body = get(server.base_url + "/models")
+    assert status == 500 and body["error"]["type"] == "server_error"
+
+
+def test_validate_without_http():
     request, n = validate_chat_request(chat_body(n=2, max_tokens=5))
     assert n == 2 and request["max_tokens"] == 5 and "model" not in request
     with pytest.raises(ServeError) as info:
         validate_chat_request([1, 2])
     assert info.value.status == 400
-    import argparse
-    args = add_arguments(argparse.ArgumentParser()).parse_args(["--port", "0", "--model", "/m.gguf", "--ctx", "4096"])
-    assert (args.host, args.port, args.model_path, args.n_ctx, args.allow_remote) == ("127.0.0.1", 0, "/m.gguf",
-                                                                                     4096, False)
-    assert args.parallel == 1 and add_arguments(argparse.ArgumentParser()).parse_args(["--parallel", "4"]).parallel == 4
+
+
+def test_a_bad_field_is_named_with_what_it_must_be_and_the_value_sent():
+    with pytest.raises(ServeError) as info:
+        validate_chat_request(chat_body(temperature=3))
+    assert str(info.value) == "'temperature' must be a number from 0.0 to 2.0, got 3"
+    with pytest.raises(ServeError) as info:
+        validate_chat_request({"messages": [{"content": "x"}]})
+    assert str(info.value).startswith("'messages[0].role' is required: a string")
+    with pytest.raises(ServeError) as info:
+        validate_chat_request(chat_body(max_completion_tokens=0))
+    assert info.value.param == "max_completion_tokens"
 
 
 def test_importing_serve_stays_light():
@@ -407,11 +493,48 @@ def test_xllamacpp_backend_maps_llama_cpp_exceptions_to_http_errors_without_a_mo
     assert info.value.status == 500
 
 
-def test_main_reports_a_bad_host_or_model_in_one_line_without_loading_anything(tmp_path, capsys):
-    from llm_validation_framework.apps.serve import main
+def test_the_command_line_reports_a_bad_host_or_model_in_one_line_without_loading_anything(tmp_path, monkeypatch):
+    from click.testing import CliRunner
 
-    assert main(["--host", "0.0.0.0", "--port", "0"]) == 2
-    assert "not a loopback address" in capsys.readouterr().err
-    assert main(["--port", "0", "--model", str(tmp_path / "missing.gguf")]) == 2
-    err = capsys.readouterr().err
-    assert "missing.gguf" in err and "does not exist" in err and "Traceback" not in err
+    from llm_validation_framework.apps.cli import main
+
+    monkeypatch.delenv("LVF_SERVE_API_KEY", raising=False)
+    result = CliRunner().invoke(main, ["serve", "--host", "0.0.0.0", "--port", "0"])
+    assert result.exit_code == 2 and "not a loopback address" in result.output
+    result = CliRunner().invoke(main, ["serve", "--host", "0.0.0.0", "--port", "0", "--allow-remote"])
+    assert result.exit_code == 2 and "LVF_SERVE_API_KEY" in result.output
+    result = CliRunner().invoke(main, ["serve", "--port", "0", "--model", str(tmp_path / "missing.gguf")])
+    assert result.exit_code == 2 and "missing.gguf" in result.output and "does not exist" in result.output
+    assert "Traceback" not in result.output
+    result = CliRunner().invoke(main, ["serve", "--parallel", "17"])
+    assert result.exit_code == 2 and "'--parallel'" in result.output and "1<=x<=16" in result.output
+
+
+def test_the_command_line_passes_every_option_to_serve(monkeypatch):
+    from click.testing import CliRunner
+
+    import llm_validation_framework.apps.serve as serving
+    from llm_validation_framework.apps.cli import main
+
+    calls = []
+    monkeypatch.setattr(serving, "serve", lambda *args, **kwargs: calls.append((args, kwargs)))
+    monkeypatch.setenv("LVF_SERVE_API_KEY", "s3cret")
+    result = CliRunner().invoke(main, ["serve", "--host", "0.0.0.0", "--port", "0", "--model", "/m.gguf", "--ctx",
+                                       "4096", "--threads", "2", "--parallel", "4", "--allow-remote"])
+    assert result.exit_code == 0, result.output
+    assert calls == [(("0.0.0.0", 0, "/m.gguf"), {"n_ctx": 4096, "n_threads": 2, "parallel": 4, "api_key": "s3cret",
+                                                  "allow_remote": True})]
+    calls.clear()
+    monkeypatch.delenv("LVF_SERVE_API_KEY")
+    assert CliRunner().invoke(main, ["serve"]).exit_code == 0
+    assert calls == [(("127.0.0.1", 8765, None), {"n_ctx": 8192, "n_threads": None, "parallel": 1, "api_key": None,
+                                                 "allow_remote": False})]
+
+
+def test_python_dash_m_runs_the_same_command():
+    import subprocess
+    import sys
+
+    out = subprocess.run([sys.executable, "-m", "llm_validation_framework.apps.serve", "--help"], capture_output=True,
+                         text=True, timeout=60)
+    assert out.returncode == 0 and "--parallel" in out.stdout and "python -m llm_validation_framework.apps.serve" in out.stdout
