@@ -45,10 +45,7 @@ TOP = max(LAYERS.values()) + 1
 
 #: (importer, imported) pairs that break the layer rule today, each to be removed by the layer's
 #: owner; the test fails when one of them no longer exists, so the list only shrinks
-KNOWN_VIOLATIONS: set[tuple[str, str]] = {
-    # the sentence splitter reads citation markers' patterns (a citation concern kept out of text/)
-    (f"{PACKAGE}.text.sentences", f"{PACKAGE}.citations.markers"),
-}
+KNOWN_VIOLATIONS: set[tuple[str, str]] = set()
 
 
 @dataclass(frozen=True)
