@@ -38,7 +38,7 @@ class XllamacppChatBackend:
 
     def __init__(self, model_path: str | os.PathLike | None = None, *, n_ctx: int = DEFAULT_N_CTX,
                  n_threads: int | None = None, parallel: int = 1, settings: object | None = None) -> None:
-        from ...judges.local.judge import shared_backend
+        from ...judges.local.backend import shared_backend
         from ...judges.local.model_file import resolve_model_path
 
         check_parallel(parallel)
