@@ -28,7 +28,7 @@ from ..types.usage import Usage
 
 __all__ = ["CAPABILITY_HINTS", "Judge", "Verdict", "VerdictRequest", "expected_score"]
 
-VerdictMethod = Literal["logprobs", "parsed"]
+VerdictMethod = Literal["logprobs", "parsed", "head"]
 
 
 @dataclass(frozen=True)
@@ -40,6 +40,10 @@ class VerdictRequest:
     string-list fields a JSON judge should fill (e.g. ``{"unsupported": "statements of the
     answer the passages do not support"}``); judges that only read probabilities leave them
     empty. ``prefer_reason`` asks for a short reason (written before the verdict).
+    ``signals`` are numbers the check computed without a model (e.g. ``{"overlap": 0.8}``, the
+    share of the claim's words found in the passages): a judge with a learned verdict head may
+    combine them with what the model reads; other judges ignore them. They are derived from the
+    prompt's own text, so they are not part of the cache key.
     """
 
     check: str
@@ -49,6 +53,7 @@ class VerdictRequest:
     prefer_reason: bool = True
     extra_fields: Mapping[str, str] = field(default_factory=dict)
     max_tokens: int = 400
+    signals: Mapping[str, float] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if len(self.options) < 2:

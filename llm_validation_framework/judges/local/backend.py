@@ -40,7 +40,12 @@ class Completion:
 
 
 class LocalBackend(Protocol):
-    """The one thing LocalJudge needs from llama.cpp (a fake in tests)."""
+    """The one thing LocalJudge needs from llama.cpp (a fake in tests).
+
+    A backend may also offer ``embed(prompt) -> (hidden_state, prompt_tokens)``: the final hidden
+    state at the prompt's last position, which learned verdict heads read. Without it the judge
+    reads label probabilities from completions only.
+    """
 
     name: str
 
@@ -61,8 +66,11 @@ class XllamacppBackend:
         # n_ctx is per request: llama.cpp splits its context evenly over the slots
         params.n_ctx = n_ctx * n_parallel
         params.n_parallel = n_parallel
-        params.n_batch = 512
-        params.n_ubatch = 512
+        # a hidden state needs the whole prompt in one batch; completions are unaffected
+        params.n_batch = params.n_ubatch = n_ctx
+        params.embedding = True
+        params.pooling_type = xllamacpp.llama_pooling_type.LLAMA_POOLING_TYPE_LAST
+        params.embd_normalize = -1
         params.cpuparams.n_threads = n_threads
         params.cpuparams_batch.n_threads = n_threads
         params.warmup = False
@@ -96,6 +104,20 @@ class XllamacppBackend:
         if isinstance(reply, (str, bytes)):
             reply = json.loads(reply)
         return completion_from_reply(reply, "the local model")
+
+    def embed(self, prompt: str) -> tuple[Any, int]:
+        """The final hidden state at the prompt's last position (not normalised) and the prompt's tokens."""
+        import numpy as np
+
+        reply = self._server.handle_embeddings({"input": prompt, "embd_normalize": -1})
+        if isinstance(reply, (str, bytes)):
+            reply = json.loads(reply)
+        try:
+            vector = np.asarray(reply["data"][0]["embedding"], dtype=np.float32)
+        except (KeyError, IndexError, TypeError) as exc:
+            message = reply.get("error", reply) if isinstance(reply, Mapping) else reply
+            raise JudgeCallError(f"the local model gave no hidden state: {message}") from exc
+        return vector, int((reply.get("usage") or {}).get("prompt_tokens", 0))
 
 
 def completion_from_reply(reply: Any, who: str) -> Completion:

@@ -35,7 +35,8 @@ from ...types.usage import Usage
 from ..base import Judge, Verdict, VerdictRequest, expected_score
 from .backend import Completion, LocalBackend, shared_backend
 from .calibration import Calibration, calibrate, calibration_from
-from .model_file import DEFAULT_MODEL_NAME, MODEL_PATH_ENV, resolve_model_path
+from .heads import VerdictHead, build_head_prompt, head_probabilities, heads_for_model, heads_version, shipped_model
+from .model_file import DEFAULT_MODEL_NAME, MODEL_PATH_ENV, is_verified, resolve_model_path
 from .prompt import build_chat_prompt, check_labels, label_probabilities
 from .served import ServedBackend
 
@@ -54,7 +55,8 @@ class LocalJudge(Judge):
                  calibration: Mapping[str, Calibration | tuple[float, float]] | None | str = "default",
                  cache_dir: str | os.PathLike | None = None,
                  settings: object | None = None, backend: LocalBackend | None = None,
-                 api_base: str | None = None, api_key: str | None = None, timeout_s: float = 600.0) -> None:
+                 api_base: str | None = None, api_key: str | None = None, timeout_s: float = 600.0,
+                 heads: bool | Mapping[str, VerdictHead] = True) -> None:
         if n_ctx < 512:
             raise ValueError(f"n_ctx={n_ctx} is too small for a judge prompt: use 512 or more (default 4096)")
         for arg, weight in (("support_overlap_weight", support_overlap_weight),
@@ -94,6 +96,11 @@ class LocalJudge(Judge):
         self._backend = backend
         self._resolved: Path | None = None
         self._lock = threading.Lock()
+        if not isinstance(heads, (bool, Mapping)):
+            raise ConfigError(f"heads must be True (the shipped heads of this model), False or a mapping of "
+                              f"name to VerdictHead, got {heads!r}")
+        #: learned verdict heads: True resolves the shipped ones for this model file at first use
+        self._heads: bool | dict[str, VerdictHead] = dict(heads) if isinstance(heads, Mapping) else heads
         configured = model_path or getattr(settings, "local_model_path", None) or os.environ.get(MODEL_PATH_ENV)
         if backend is not None:
             model = backend.name
@@ -157,7 +164,10 @@ class LocalJudge(Judge):
         return int((self.n_ctx - 256 - (self.reason_tokens if self.reasons else 0)) * _CHARS_PER_TOKEN)
 
     def describe(self) -> dict[str, Any]:
-        described = {"judge": type(self).__name__, "model": self.name, "n_ctx": self.n_ctx, "reasons": self.reasons}
+        described = {"judge": type(self).__name__, "model": self.name, "n_ctx": self.n_ctx, "reasons": self.reasons,
+                     "heads": self._heads if isinstance(self._heads, bool) else sorted(self._heads)}
+        if self._heads is not False:  # a new head file must not be answered from verdicts cached before it
+            described["heads_version"] = heads_version()
         if isinstance(self._backend, ServedBackend):
             described["api_base"] = self._backend.display_base
         return described
@@ -180,10 +190,31 @@ class LocalJudge(Judge):
         check_labels(request.labels)
         return await asyncio.to_thread(self.verdict_sync, request)
 
+    @property
+    def heads(self) -> dict[str, VerdictHead]:
+        """The verdict heads this judge uses: the shipped ones when they were fitted on this model file."""
+        if self._heads is True:
+            self._heads = {}
+            shipped = shipped_model()
+            if shipped is not None and self._backend is None:
+                size, sha256 = shipped
+                path = self.model_path
+                if path.stat().st_size == size and is_verified(path, sha256):
+                    self._heads = heads_for_model(sha256)
+        return self._heads or {}
+
+    def _head_for(self, request: VerdictRequest, backend: LocalBackend) -> VerdictHead | None:
+        if not callable(getattr(backend, "embed", None)):
+            return None
+        return next((h for h in self.heads.values() if h.role == "verdict" and h.serves(request)), None)
+
     def verdict_sync(self, request: VerdictRequest) -> Verdict:
         """The blocking verdict (runs in a worker thread under :meth:`verdict`)."""
         backend = self.backend
         want_reason = bool(request.prefer_reason and self.reasons)
+        head = None if want_reason else self._head_for(request, backend)
+        if head is not None:
+            return self._head_verdict(head, request, backend)
         prompt = build_chat_prompt(request, reason=want_reason)
         if len(prompt) > self.n_ctx * _CHARS_PER_TOKEN:
             raise JudgeError(f"the {request.check!r} prompt has {len(prompt)} characters, more than the local model's "
@@ -216,6 +247,33 @@ class LocalJudge(Judge):
         return Verdict(label=label, score=score, method="logprobs",
                        probabilities=probabilities, reason=reason, raw=raw,
                        usage=usage, model=self.name, notes=notes)
+
+    def _head_verdict(self, head: VerdictHead, request: VerdictRequest, backend: LocalBackend) -> Verdict:
+        """One hidden state, the head's probability, and the labels' split (see :mod:`.heads`)."""
+        prompt = build_head_prompt(request)
+        if len(prompt) > self.n_ctx * _CHARS_PER_TOKEN:
+            raise JudgeError(f"the {request.check!r} prompt has {len(prompt)} characters, more than the local model's "
+                             f"context of {self.n_ctx} tokens holds: reduce the input or raise n_ctx")
+        with getattr(backend, "lock", None) or self._lock:
+            try:
+                hidden, tokens = backend.embed(prompt)  # type: ignore[attr-defined]
+            except (JudgeError, LocalModelError):
+                raise
+            except Exception as exc:  # noqa: BLE001 - anything llama.cpp raises is a judge failure
+                raise JudgeCallError(f"the local model failed: {type(exc).__name__}: {exc}") from exc
+        outcome = head.decide(hidden, request.signals)
+        split = next((h for h in self.heads.values() if h.role == "split" and h.check == head.check
+                      and h.labels == head.labels and h.serves(request)), None)
+        probabilities = head_probabilities(head, outcome, split.decide(hidden, request.signals) if split else None)
+        label = max(probabilities, key=probabilities.get)
+        score = expected_score(request.options, probabilities)
+        shown = ", ".join(f"{name} {value:.2f}" for name, value in outcome.signals.items())
+        reason = f"{head.name} head: {label} (p={probabilities[label]:.2f})"
+        notes = (f"verdict from the learned {head.name} head over the model's hidden state ({shown}); "
+                 f"fitted on {head.fitted_on}",)
+        return Verdict(label=label, score=score, method="head", probabilities=probabilities, reason=reason,
+                       raw=f"P({'/'.join(head.labels[i] for i in head.positive)})={outcome.probability:.4f}",
+                       usage=Usage(calls=1, prompt_tokens=tokens, cost_usd=0.0), model=self.name, notes=notes)
 
     def _call(self, backend: LocalBackend, prompt: str, *, max_tokens: int, stop: Sequence[str] = ()) -> Completion:
         try:

@@ -1,0 +1,198 @@
+"""Fit the local judge's verdict heads and measure them leave-one-source-out.
+
+    python benchmarks/heads/fit_heads.py --task support              # LOSO report only
+    python benchmarks/heads/fit_heads.py --task support --write      # also write the shipped head
+
+Reads the features of ``extract_features.py`` (hidden state at the verdict position, per row)
+and the rows' texts, and compares, per source held out (fit on every other source):
+
+* ``prompt``: the model's own label probability for the head's prompt (read from the hidden
+  state with the output rows of the label tokens), threshold fitted on the other sources;
+* ``overlap``: the word-overlap baseline, threshold fitted on the other sources;
+* ``probe``: ridge logistic regression on the hidden state alone;
+* ``head``: logistic regression on the hidden state plus the prompt's label log-odds and the
+  overlap feature (what ships), decided at probability 0.5.
+
+Balanced accuracy and AUC per held-out source, then the mean over sources. Seeded; needs
+scikit-learn and gguf (benchmark dependencies, not the package's). ``--write`` fits the head
+on every source and writes ``llm_validation_framework/judges/local/data/heads.npz`` (merged
+with the heads of other tasks already there), keyed to the model's sha256.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections import defaultdict
+from pathlib import Path
+
+import numpy as np
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(HERE))
+
+from extract_features import default_out  # noqa: E402
+from readout import label_rows  # noqa: E402
+
+from llm_validation_framework.judges.local.heads import label_logprobs  # noqa: E402
+from llm_validation_framework.text.evidence import answer_coverage, word_overlap  # noqa: E402
+
+JUDGE_DEV = ROOT.parent / "shared" / "data" / "judge-dev"
+POSITIVE = {"supported", "1", 1, True, "correct"}
+
+
+def load_rows(task: str, feature_dir: Path) -> list[dict]:
+    """Every extracted row of ``task`` with its hidden state and the row's own fields."""
+    texts: dict[str, dict] = {}
+    data_files = {"support": "support", "relevance": "relevance", "answer_accuracy": "answer_accuracy",
+                  "answer_relevancy": "answer_relevancy"}[task]
+    for folder in (JUDGE_DEV, feature_dir.parent):
+        path = folder / f"{data_files}.jsonl"
+        if path.exists():
+            for line in path.read_text(encoding="utf-8").splitlines():
+                if line.strip():
+                    row = json.loads(line)
+                    texts[row["id"]] = row
+    out = []
+    for index in sorted((feature_dir / task).glob("*.jsonl")):
+        for line in index.read_text().splitlines():
+            try:
+                record = json.loads(line)
+            except ValueError:
+                continue
+            row = texts.get(record["id"])
+            if row is None:
+                continue
+            vector = np.load(feature_dir / task / "vectors" / record["vector"]).astype(np.float32)
+            out.append({**record, "row": row, "vector": vector, "y": int(record["label"] in POSITIVE)})
+    return out
+
+
+def overlap_feature(task: str, row: dict) -> float:
+    """The deterministic baseline each check can compute without a model."""
+    if task == "support":
+        return word_overlap(row["claim"], row["premise_passages"])
+    if task == "relevance":
+        return word_overlap(row["query"], [row["passage"]])
+    if task == "answer_relevancy":
+        return word_overlap(row["question"], [row["answer"]])
+    refs = row.get("references_all") or row.get("correct_answers") or [row["reference"]]
+    coverage = answer_coverage(row["answer"], refs, row["question"])
+    return 0.5 if coverage is None else coverage
+
+
+def positive_labels(labels: list[str]) -> list[int]:
+    """Indices of the labels that count as a positive verdict (the first, or the top rating)."""
+    if labels[0] in ("0", "1", "2") or labels == ["0", "2", "4"]:
+        return [len(labels) - 1]
+    return [0]
+
+
+def balanced_accuracy(y: np.ndarray, predicted: np.ndarray) -> float:
+    tpr = (predicted[y == 1] == 1).mean() if (y == 1).any() else np.nan
+    tnr = (predicted[y == 0] == 0).mean() if (y == 0).any() else np.nan
+    return float(np.nanmean([tpr, tnr]))
+
+
+def auc(y: np.ndarray, score: np.ndarray) -> float:
+    from sklearn.metrics import roc_auc_score
+
+    return float(roc_auc_score(y, score)) if len(set(y.tolist())) == 2 else float("nan")
+
+
+def best_threshold(y: np.ndarray, score: np.ndarray) -> float:
+    candidates = np.unique(score)
+    scores = [balanced_accuracy(y, (score >= t).astype(int)) for t in candidates]
+    return float(candidates[int(np.argmax(scores))])
+
+
+class Head:
+    """Standardised features -> logistic regression; the hidden state and the side features."""
+
+    def __init__(self, c: float, side: bool = True) -> None:
+        self.c = c
+        self.side = side
+
+    def features(self, hidden: np.ndarray, side: np.ndarray) -> np.ndarray:
+        return np.hstack([hidden, side]) if self.side else hidden
+
+    def fit(self, hidden: np.ndarray, side: np.ndarray, y: np.ndarray) -> Head:
+        from sklearn.linear_model import LogisticRegression
+
+        x = self.features(hidden, side)
+        self.mean = x.mean(axis=0)
+        self.scale = x.std(axis=0) + 1e-6
+        if self.side:  # the few side features weigh like many hidden dimensions
+            self.scale[-side.shape[1]:] /= np.sqrt(hidden.shape[1] / 8)
+        self.model = LogisticRegression(C=self.c, class_weight="balanced", max_iter=5000)
+        self.model.fit((x - self.mean) / self.scale, y)
+        return self
+
+    def predict(self, hidden: np.ndarray, side: np.ndarray) -> np.ndarray:
+        return self.model.predict_proba((self.features(hidden, side) - self.mean) / self.scale)[:, 1]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--task", required=True, choices=("support", "relevance", "answer_accuracy", "answer_relevancy"))
+    parser.add_argument("--features", type=Path, default=default_out())
+    parser.add_argument("--model", default=None, help="GGUF path (default: the package's default model)")
+    parser.add_argument("--c", type=float, nargs="+", default=[0.001, 0.003, 0.01, 0.03])
+    parser.add_argument("--test-only", nargs="*", default=["qnli-squad"],
+                        help="sources never fitted on: scored by the head fitted on all the others")
+    parser.add_argument("--write", action="store_true", help="fit on every source and write the shipped head")
+    args = parser.parse_args(argv)
+
+    from llm_validation_framework.judges.local.model_file import resolve_model_path
+
+    model_path = str(resolve_model_path(args.model))
+    rows = load_rows(args.task, args.features)
+    if not rows:
+        raise SystemExit(f"no features for {args.task} under {args.features}: run extract_features.py first")
+    labels = rows[0]["labels"]
+    ids, readout_rows = label_rows(model_path, labels)
+    sizes = [len(ids[label]) for label in labels]
+    hidden = np.stack([r["vector"] for r in rows])
+    y = np.array([r["y"] for r in rows])
+    sources = np.array([r["source"] for r in rows])
+    logp = label_logprobs(hidden, readout_rows, sizes)
+    pos = positive_labels(labels)
+    p_prompt = np.exp(logp[:, pos]).sum(axis=1)
+    logodds = np.log(np.clip(p_prompt, 1e-6, 1)) - np.log(np.clip(1 - p_prompt, 1e-6, 1))
+    overlap = np.array([overlap_feature(args.task, r["row"]) for r in rows])
+    side = np.stack([logodds, overlap], axis=1)
+
+    print(f"{args.task}: {len(rows)} rows, labels {labels}, readout tokens {sizes}")
+    by_source = defaultdict(dict)
+    fit_sources = sorted(set(sources) - set(args.test_only))
+    for held in sorted(set(sources)):
+        test = sources == held
+        train = ~test & ~np.isin(sources, args.test_only)
+        if len(set(y[test].tolist())) < 2:
+            continue
+        result = by_source[held]
+        result["n"] = int(test.sum())
+        for name, score in (("prompt", p_prompt), ("overlap", overlap)):
+            t = best_threshold(y[train], score[train])
+            result[name] = (balanced_accuracy(y[test], (score[test] >= t).astype(int)), auc(y[test], score[test]))
+        for c in args.c:
+            for name, use_side in (("probe", False), ("head", True)):
+                head = Head(c, side=use_side).fit(hidden[train], side[train], y[train])
+                p = head.predict(hidden[test], side[test])
+                result[f"{name}@{c:g}"] = (balanced_accuracy(y[test], (p >= 0.5).astype(int)), auc(y[test], p))
+    names = ["prompt", "overlap"] + [f"{n}@{c:g}" for c in args.c for n in ("probe", "head")]
+    print(f"{'held-out source':40s} {'n':>4s} " + " ".join(f"{n:>15s}" for n in names))
+    for held, result in sorted(by_source.items()):
+        print(f"{held[:40]:40s} {result['n']:4d} " + " ".join(f"{result[n][0]:.3f}/{result[n][1]:.3f}".rjust(15) for n in names))
+    fitted = [s for s in by_source if s in fit_sources]
+    print(f"{'mean over fitted sources (LOSO)':40s} {'':4s} " + " ".join(
+        f"{np.mean([by_source[s][n][0] for s in fitted]):.3f}/{np.nanmean([by_source[s][n][1] for s in fitted]):.3f}".rjust(15)
+        for n in names))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

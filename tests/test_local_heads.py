@@ -1,0 +1,143 @@
+"""Learned verdict heads in the local judge: the arithmetic, when a head decides, and when it must not."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from llm_validation_framework import VerdictRequest
+from llm_validation_framework.errors import ConfigError
+from llm_validation_framework.judges.local import Completion, LocalJudge
+from llm_validation_framework.judges.local.heads import (
+    VerdictHead,
+    build_head_prompt,
+    head_probabilities,
+    heads_for_model,
+    label_logprobs,
+)
+
+OPTIONS = {"supported": 1.0, "contradicted": 0.0, "unverifiable": 0.0}
+D = 4
+
+
+class EmbeddingBackend:
+    """A fake llama.cpp: fixed hidden state for embeddings, a fixed completion otherwise; records calls."""
+
+    name = "fake-model"
+
+    def __init__(self, hidden, completion=None):
+        self.hidden = np.asarray(hidden, dtype=np.float32)
+        self.completion = completion or Completion(text="supported", top=[("supported", math.log(0.9)),
+                                                                          ("un", math.log(0.1))])
+        self.prompts: list[tuple[str, str]] = []
+
+    def embed(self, prompt):
+        self.prompts.append(("embed", prompt))
+        return self.hidden, 42
+
+    def complete(self, prompt, *, max_tokens, n_probs, stop=()):
+        self.prompts.append(("complete", prompt))
+        return self.completion
+
+
+def make_head(role="verdict", coef=(1.0, 0.0, 0.0, 0.0), side=("prompt_logodds", "overlap"), side_coef=(0.0, 2.0),
+              labels=("supported", "contradicted", "unverifiable"), positive=(0,), intercept=0.0):
+    # one readout row per label: label i's logit is hidden[i]
+    readout = np.eye(len(labels), D, dtype=np.float32)
+    return VerdictHead(name="support" if role == "verdict" else "support_kind", check="support", labels=labels,
+                       positive=positive, side=side, readout=readout, sizes=(1,) * len(labels),
+                       mean=np.zeros(D + len(side), np.float32), scale=np.ones(D + len(side), np.float32),
+                       coef=np.asarray([*coef, *side_coef], np.float32), intercept=intercept,
+                       fitted_on="test rows", role=role)
+
+
+def request(signals=None, check="support", prefer_reason=False):
+    return VerdictRequest(check=check, instructions="Long instructions.", prompt="<claim>x</claim>\nSupported?",
+                          options=OPTIONS, prefer_reason=prefer_reason, signals=signals or {})
+
+
+def test_label_logprobs_sum_each_labels_tokens_and_renormalise():
+    hidden = np.array([[math.log(2.0), 0.0, math.log(3.0), 0.0]], np.float32)
+    rows = np.eye(3, 4, dtype=np.float32)
+    # label a owns tokens 0 and 1 (mass 2 + 1), label b token 2 (mass 3)
+    logp = label_logprobs(hidden, rows, (2, 1))
+    assert np.allclose(np.exp(logp[0]), [0.5, 0.5], atol=1e-5)
+
+
+def test_head_decides_from_hidden_state_prompt_and_signals():
+    head = make_head()
+    hidden = [1.0, 0.0, 0.0, 0.0]
+    outcome = head.decide(hidden, {"overlap": 0.5})
+    expected = 1.0 / (1.0 + math.exp(-(1.0 + 2.0 * 0.5)))
+    assert outcome.probability == pytest.approx(expected, rel=1e-5)
+    assert outcome.signals["overlap"] == 0.5
+    assert sum(outcome.prompt_probabilities.values()) == pytest.approx(1.0)
+
+
+def test_negative_mass_splits_by_prompt_or_by_split_head():
+    head = make_head()
+    hidden = [0.0, 2.0, 0.0, 0.0]  # the prompt favours contradicted over unverifiable
+    outcome = head.decide(hidden, {"overlap": 0.0})
+    probs = head_probabilities(head, outcome, None)
+    assert sum(probs.values()) == pytest.approx(1.0)
+    assert probs["supported"] == pytest.approx(outcome.probability)
+    assert probs["contradicted"] > probs["unverifiable"]
+    split = make_head(role="split", coef=(0.0, 0.0, 0.0, 0.0), side=(), side_coef=(), positive=(1,), intercept=-3.0)
+    probs = head_probabilities(head, outcome, split.decide(hidden, {}))
+    assert probs["unverifiable"] > probs["contradicted"]  # the split head overrules the prompt's reading
+
+
+def test_local_judge_answers_with_the_head_when_it_serves_the_request():
+    backend = EmbeddingBackend([3.0, 0.0, 0.0, 0.0])
+    judge = LocalJudge(backend=backend, heads={"support": make_head()})
+    verdict = judge.verdict_sync(request({"overlap": 1.0}))
+    assert verdict.method == "head"
+    assert verdict.label == "supported" and verdict.score > 0.9
+    assert verdict.reason.startswith("support head: supported")
+    assert "learned support head" in verdict.notes[0] and "overlap 1.00" in verdict.notes[0]
+    assert verdict.usage.calls == 1 and verdict.usage.prompt_tokens == 42
+    kind, prompt = backend.prompts[0]
+    assert kind == "embed" and prompt == build_head_prompt(request())
+    assert "Long instructions." not in prompt  # the head's short system turn, not the check's instructions
+
+
+@pytest.mark.parametrize("case", ["missing signal", "other check", "reason wanted", "heads off", "no embed"])
+def test_local_judge_falls_back_to_prompt_probabilities(case):
+    backend = EmbeddingBackend([3.0, 0.0, 0.0, 0.0])
+    heads = {"support": make_head()}
+    req = request({"overlap": 1.0})
+    kwargs = {}
+    if case == "missing signal":
+        req = request({})
+    elif case == "other check":
+        req = request({"overlap": 1.0}, check="citation_accuracy")
+    elif case == "reason wanted":
+        req = request({"overlap": 1.0}, prefer_reason=True)
+        kwargs["reasons"] = True
+        backend.completion = Completion(text="It says so.", top=[("supported", 0.0)])
+    elif case == "heads off":
+        heads = False
+    elif case == "no embed":
+        backend.embed = None
+    judge = LocalJudge(backend=backend, heads=heads, **kwargs)
+    verdict = judge.verdict_sync(req)
+    assert verdict.method == "logprobs"
+    assert all(kind == "complete" for kind, _ in backend.prompts)
+
+
+def test_heads_argument_is_checked():
+    with pytest.raises(ConfigError, match="heads must be"):
+        LocalJudge(backend=EmbeddingBackend([0, 0, 0, 0]), heads="yes")
+
+
+def test_heads_of_another_model_are_never_used():
+    assert heads_for_model("0" * 64) == {}
+
+
+def test_cache_key_changes_with_heads_setting():
+    backend = EmbeddingBackend([0, 0, 0, 0])
+    on = LocalJudge(backend=backend, heads=True).describe()
+    off = LocalJudge(backend=backend, heads=False).describe()
+    assert on != off and "heads_version" in on and "heads_version" not in off
