@@ -469,3 +469,33 @@ loaded = sorted(m for m in sys.modules if m.split(".")[0] in ("chromadb", "langc
 print(result.status, loaded)
 """
     assert _run(code) == "PASS []"
+
+
+ACME = ["Acme Robotics was founded in 2010 by Jane Smith, a former NASA engineer.",
+        "Acme Robotics builds warehouse robots and sells them in Europe and Asia.",
+        "The company moved its headquarters to Austin in 2018."]
+
+
+def test_retrieval_for_the_answer_finds_evidence_the_question_misses():
+    """Evidence that shares words with the answer, not the question, comes back for the answer's claim."""
+    from llm_validation_framework.retrieval import MiniLMEmbeddings
+
+    store = InMemoryVectorStore.from_texts(ACME, MiniLMEmbeddings())
+    rag = RAGProvider(store.as_retriever(search_kwargs={"k": 2}), k=2)
+    question = "Where is Acme Robotics based?"
+    answer = "Acme moved its headquarters to Austin in 2018."
+    only_question = asyncio.run(rag.aretrieve(question))
+    both = asyncio.run(rag.aretrieve_for(question, answer))
+    assert ACME[2] not in [p.text for p in only_question]  # what the question alone retrieves
+    assert ACME[2] in [p.text for p in both]
+    assert [p.text for p in both[:2]] == [p.text for p in only_question]  # the question's numbers unchanged
+    assert [p.id for p in both] == [str(i) for i in range(1, len(both) + 1)]
+    assert len({p.text for p in both}) == len(both)  # de-duplicated
+
+
+def test_retrieval_for_claims_can_be_turned_off_and_is_checked():
+    retriever = KeywordRetriever(texts=["paris is big", "berlin is big", "rome"], sources=["a", "b", "c"])
+    rag = RAGProvider(retriever, k=2, claims=0)
+    assert asyncio.run(rag.aretrieve_for("paris", "Berlin is big. Rome too.")) == asyncio.run(rag.aretrieve("paris"))
+    with pytest.raises(ConfigError, match="claims must be"):
+        RAGProvider(retriever, claims=-1)

@@ -7,7 +7,9 @@
 Only the public retriever surface is used: ``ainvoke(query)`` (else ``invoke(query)`` in a
 worker thread), which returns Documents (``page_content``, ``metadata``). The first ``k`` are
 kept and numbered "1".."k": those numbers are the ledger citation checks resolve ``[N]``
-against. Whatever the user's retriever raises surfaces as a RetrievalError naming it, with the
+against. :meth:`RAGProvider.aretrieve_for` also retrieves for the answer's own sentences: the
+evidence for what an answer says often shares its words, not the question's, and a retriever
+asked only the question misses it. Whatever the user's retriever raises surfaces as a RetrievalError naming it, with the
 original error chained. This module imports neither chromadb nor langchain-core: only the two
 ``from_*`` builders need the ``[rag]`` extra.
 """
@@ -43,8 +45,13 @@ class RAGProvider:
     The passage's ``source`` is the Document's ``metadata["source"]`` when present.
     """
 
-    def __init__(self, retriever: Any, k: int = 4) -> None:
+    def __init__(self, retriever: Any, k: int = 4, claims: int = 3) -> None:
         self.k = _check_k(k)
+        if isinstance(claims, bool) or not isinstance(claims, int) or claims < 0:
+            raise ConfigError(f"claims must be a whole number >= 0 (how many of the answer's sentences to also "
+                              f"retrieve for; 0: the question only), got {claims!r}")
+        #: how many of the answer's sentences :meth:`aretrieve_for` also retrieves for
+        self.claims = claims
         if not (callable(getattr(retriever, "ainvoke", None)) or callable(getattr(retriever, "invoke", None))):
             hint = (" — it looks like a vector store: pass store.as_retriever()"
                     if hasattr(retriever, "as_retriever") else "")
@@ -53,7 +60,7 @@ class RAGProvider:
         self.retriever = retriever
 
     def __repr__(self) -> str:
-        return f"RAGProvider({_describe(self.retriever)}, k={self.k})"
+        return f"RAGProvider({_describe(self.retriever)}, k={self.k}, claims={self.claims})"
 
     # -- retrieval ---------------------------------------------------------------------------
     async def aretrieve(self, query: str) -> list[Passage]:
@@ -69,6 +76,33 @@ class RAGProvider:
         except Exception as exc:
             raise self._error(exc) from exc
         return self._passages(documents)
+
+    async def aretrieve_for(self, question: str, answer: str | None = None) -> list[Passage]:
+        """Passages for the question and for the answer's first ``claims`` sentences, merged.
+
+        The question's top ``k`` come first, numbered "1".."k" as :meth:`aretrieve` numbers them;
+        each claim's top ``k`` that are new (same text: the same passage) follow, numbered on.
+        """
+        question = self._check_query(question)
+        queries = [question]
+        if answer and self.claims:
+            from ..text.sentences import split_sentences
+
+            for sentence in split_sentences(answer):
+                text = getattr(sentence, "text", sentence).strip()
+                if text and text not in queries:
+                    queries.append(text)
+                if len(queries) > self.claims:
+                    break
+        found = await asyncio.gather(*(self.aretrieve(query) for query in queries))
+        merged: list[Passage] = []
+        seen: set[str] = set()
+        for passages in found:
+            for passage in passages:
+                if passage.text not in seen:
+                    seen.add(passage.text)
+                    merged.append(Passage(id=str(len(merged) + 1), text=passage.text, source=passage.source))
+        return merged
 
     def retrieve(self, query: str) -> list[Passage]:
         """Synchronous :meth:`aretrieve` (uses ``invoke`` when the retriever has it)."""
