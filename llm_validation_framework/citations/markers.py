@@ -11,25 +11,19 @@ so a check can say so instead of silently ignoring it.
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
-from collections.abc import Iterable
 from dataclasses import dataclass
 
-__all__ = ["CitationMarker", "SpanSet", "code_spans", "fenced_spans", "find_malformed_markers", "find_markers", "normalize_key",
-           "strip_markers"]
+from ..text.markup import LINK_RE, MARKER_RE, SpanSet, code_spans, marker_matches, strip_markers
+
+# strip_markers is the text layer's; it stays importable here as part of the citations API
+__all__ = ["CitationMarker", "find_malformed_markers", "find_markers", "normalize_key", "strip_markers"]
 
 #: widest range a marker like ``[1-40]`` may expand to; wider ranges are kept as one (unresolvable) key
 MAX_RANGE = 64
 
-_KEY = r"\^?[A-Za-z]{0,3}\d{1,6}"
-_SEP = r"\s*(?:[,;]|[-\u2013\u2014])\s*"
-MARKER_RE = re.compile(r"\[(?P<body>\s{0,3}" + _KEY + r"(?:" + _SEP + _KEY + r"){0,63}\s{0,3})\](?!\()")
 _KEY_RE = re.compile(r"\^?(?P<prefix>[A-Za-z]{0,3})(?P<number>\d{1,6})")
 _OPENING_RE = re.compile(r"\[\^?[A-Za-z]{0,3}\d")
 _MALFORMED_RE = re.compile(r"\[[\w \t,;^\u2013\u2014-]{1,24}")
-_LINK_RE = re.compile(r"\[[^\]\n]{0,300}\]\([^)\s]{0,2000}\)")
-_FENCE_RE = re.compile(r"^[ \t]*(```|~~~)[^\n]*\n.*?(?:^[ \t]*\1[ \t]*$|\Z)", re.MULTILINE | re.DOTALL)
-_INLINE_CODE_RE = re.compile(r"`[^`\n]+`")
 
 
 @dataclass(frozen=True)
@@ -73,71 +67,17 @@ def _expand(body: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys(keys))
 
 
-def fenced_spans(text: str) -> list[tuple[int, int]]:
-    """Spans of fenced code blocks (an unclosed fence runs to the end of the text)."""
-    return [(m.start(), m.end()) for m in _FENCE_RE.finditer(text)]
-
-
-def code_spans(text: str) -> list[tuple[int, int]]:
-    """Spans of fenced code blocks and inline code."""
-    spans = fenced_spans(text)
-    fences = SpanSet(spans)
-    for m in _INLINE_CODE_RE.finditer(text):
-        if m.start() not in fences:
-            spans.append((m.start(), m.end()))
-    return sorted(spans)
-
-
-class SpanSet:
-    """Character spans with O(log n) membership: ``position in spans``."""
-
-    def __init__(self, spans: Iterable[tuple[int, int]] = ()) -> None:
-        merged: list[list[int]] = []
-        for start, end in sorted(spans):
-            if merged and start <= merged[-1][1]:
-                merged[-1][1] = max(merged[-1][1], end)
-            else:
-                merged.append([start, end])
-        self._starts = [start for start, _ in merged]
-        self._ends = [end for _, end in merged]
-
-    def __contains__(self, position: object) -> bool:
-        if not isinstance(position, int):
-            return False
-        i = bisect_right(self._starts, position) - 1
-        return i >= 0 and position < self._ends[i]
-
-
 def find_markers(text: str, *, skip: list[tuple[int, int]] | None = None) -> list[CitationMarker]:
     """Every citation marker in ``text`` outside code, in order."""
-    excluded = SpanSet(code_spans(text) if skip is None else skip)
-    markers = []
-    for m in MARKER_RE.finditer(text):
-        if m.start() in excluded:
-            continue
-        line_start = text.rfind("\n", 0, m.start()) + 1
-        if m.group("body").lstrip().startswith("^") and not text[line_start:m.start()].strip() \
-                and text[m.end():m.end() + 1] == ":":
-            continue  # a footnote definition "[^1]: …", not a citation
-        markers.append(CitationMarker(m.group(0), m.start(), m.end(), _expand(m.group("body"))))
-    return markers
-
-
-def strip_markers(text: str) -> str:
-    """``text`` without its citation markers (whitespace before a removed marker is dropped too)."""
-    out, last = [], 0
-    for marker in find_markers(text):
-        out.append(text[last:marker.start].rstrip(" \t") if marker.start > last else "")
-        last = marker.end
-    out.append(text[last:])
-    return re.sub(r"[ \t]+([.,;:!?])", r"\1", "".join(out)).strip()
+    return [CitationMarker(m.group(0), m.start(), m.end(), _expand(m.group("body")))
+            for m in marker_matches(text, skip=skip)]
 
 
 def find_malformed_markers(text: str) -> list[str]:
     """Openings like ``[1, 2`` that never close into a marker (outside code and markdown links)."""
     covered = code_spans(text)
     covered += [(m.start(), m.end()) for m in MARKER_RE.finditer(text)]
-    covered += [(m.start(), m.end()) for m in _LINK_RE.finditer(text)]
+    covered += [(m.start(), m.end()) for m in LINK_RE.finditer(text)]
     found = []
     covered_set = SpanSet(covered)
     for m in _OPENING_RE.finditer(text):

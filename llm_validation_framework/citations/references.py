@@ -13,7 +13,7 @@ from bisect import bisect_left, insort
 from dataclasses import dataclass
 from typing import Literal
 
-from .markers import code_spans
+from ..text.markup import code_spans
 
 __all__ = ["URL_RE", "Reference", "extract_references"]
 

@@ -1,6 +1,9 @@
-"""Sentence splitting for answers with citations, written for what LLM answers look like.
+"""Sentence splitting: one splitter, three rule sets (``style``), every sentence with its offsets.
 
-Rules, in order:
+``split_sentences(text, style=...)`` returns :class:`Sentence` objects, and
+``text[s.start:s.end] == s.text`` for every sentence ``s``.
+
+``"markdown"`` (the default) is written for what LLM answers with citations look like:
 
 * a fenced code block is one segment of kind ``"code"`` (never split, never judged);
 * blank lines, list items (``-``, ``*``, ``+``, ``•``, ``1.``, ``1)``), headings and table rows
@@ -11,10 +14,22 @@ Rules, in order:
   inside a URL, inline code or a citation marker; decimals (``3.14``) never qualify because no
   whitespace follows the point;
 * citation markers right after the end punctuation (``… Paris. [1] Next``) stay with the
-  sentence they follow.
+  sentence they follow, and so do closing quotes and brackets.
 
-Every sentence keeps its character offsets into the answer, so nothing is lost or reordered:
-``answer[s.start:s.end] == s.text`` for every sentence ``s``.
+``"prose"`` is the plain rule evidence selection cuts passages with: a sentence ends at ``.``,
+``!`` or ``?`` followed by whitespace and a capital or a digit (an opening quote or bracket may
+come first); blank lines and lines that start like a list item, a heading or a number also
+separate. There is no abbreviation list (``Dr. Smith`` is two pieces), and closing quotes or
+brackets between the end punctuation and the next sentence fall in the gap, out of both.
+
+``"lines"`` is the rule response groundedness judges an answer's statements by: every line on
+its own, its leading ``-``, ``*`` and ``•`` marks dropped (``1.`` stays, and is a piece of its
+own before a capital); inside a line the ``"prose"`` end rule, except after a few common
+abbreviations (``e.g.``, ``Dr.``, ``No.`` …) and single capital initials.
+
+The three differ on real text (closing quotes, list numbers, abbreviations, markers), and the
+scores of the checks using ``"prose"`` and ``"lines"`` were measured with those rules, so each
+keeps its own instead of all moving to ``"markdown"``.
 """
 
 from __future__ import annotations
@@ -23,9 +38,11 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
-from ..citations.markers import MARKER_RE, SpanSet, code_spans, fenced_spans, strip_markers
+from .markup import LINK_RE, MARKER_RE, SpanSet, code_spans, fenced_spans, strip_markers
 
-__all__ = ["ABBREVIATIONS", "Sentence", "split_sentences", "word_count"]
+__all__ = ["ABBREVIATIONS", "Sentence", "Style", "split_sentences", "word_count"]
+
+Style = Literal["markdown", "prose", "lines"]
 
 #: lower-case words (without the final point) after which a point does not end a sentence
 ABBREVIATIONS = frozenset("""
@@ -36,17 +53,24 @@ e.g i.e a.m p.m u.s u.k u.n e.u ph.d b.sc m.sc
 """.split())
 
 _URL_RE = re.compile(r"(?:https?://|www\.)[^\s<>\"'\])]*[^\s<>\"'\]).,;:!?]", re.IGNORECASE)
-_LINK_RE = re.compile(r"\[[^\]\n]{0,300}\]\([^)\s]{0,2000}\)")
 _BLOCK_START_RE = re.compile(r"[ \t]*(?:[-*+\u2022][ \t]+|\d{1,3}[.)][ \t]+|#{1,6}[ \t]|\|)")
 _LIST_PREFIX_RE = re.compile(r"[ \t]*(?:[-*+\u2022]|\d{1,3}[.)]|#{1,6})[ \t]+")
 _END_RE = re.compile(r"[.!?\u2026]+[\"'\u2019\u201d)\]*_]*")
 _NEXT_OK = re.compile(r"[A-Z0-9\"'\u2018\u201c(\[*_#\u00C0-\u00DE\u0391-\u03A9\u0410-\u042F]")
 _WORD_RE = re.compile(r"\w+")
+# "prose": an end of sentence (closers and whitespace are the gap), a blank line, a line starting like a list
+_PROSE_BREAK_RE = re.compile(r"(?<=[.!?])[\"')\]]*\s+(?=[\"'(\[]?[A-Z0-9])|\n\s*\n|\n(?=\s*[-*\u2022#\d])")
+# "lines": the prose end of sentence inside one line, and the abbreviations it does not end at
+_LINE_BREAK_RE = re.compile(r"(?<=[.!?])[\"')\]]*\s+(?=[\"'(\[]?[A-Z0-9])")
+_LINE_ABBREVIATION_RE = re.compile(r"\b(?:e\.g|i\.e|etc|vs|Mr|Mrs|Ms|Dr|St|No|Fig|approx)\.$", re.IGNORECASE)
+_INITIAL_RE = re.compile(r"\b[A-Z]\.$")
+# the line boundaries of str.splitlines
+_LINE_END_RE = re.compile(r"\r\n|[\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
 
 
 @dataclass(frozen=True)
 class Sentence:
-    """One sentence (or code block) of an answer, with its offsets into the answer."""
+    """One sentence (or code block) of a text, with its offsets into the text."""
 
     index: int
     text: str
@@ -96,7 +120,7 @@ def _blocks(text: str, fences: list[tuple[int, int]]) -> list[tuple[int, int, bo
 def _protected(text: str, codes: list[tuple[int, int]]) -> SpanSet:
     spans = list(codes)
     spans += [(m.start(), m.end()) for m in _URL_RE.finditer(text)]
-    spans += [(m.start(), m.end()) for m in _LINK_RE.finditer(text)]
+    spans += [(m.start(), m.end()) for m in LINK_RE.finditer(text)]
     spans += [(m.start(), m.end()) for m in MARKER_RE.finditer(text)]
     return SpanSet(spans)
 
@@ -155,21 +179,61 @@ def _split_block(text: str, start: int, end: int, protected: SpanSet) -> list[tu
     return pieces
 
 
-def split_sentences(text: str) -> list[Sentence]:
-    """Split an answer into sentences (and code blocks) with offsets; see the module docstring."""
-    if not text or not text.strip():
-        return []
-    codes = code_spans(text)
-    protected = _protected(text, codes)
-    sentences: list[Sentence] = []
+def _markdown_pieces(text: str) -> list[tuple[int, int, bool]]:
+    protected = _protected(text, code_spans(text))
+    pieces: list[tuple[int, int, bool]] = []
     for block_start, block_end, is_code in _blocks(text, fenced_spans(text)):
-        pieces = [(block_start, block_end)] if is_code else _split_block(text, block_start, block_end, protected)
-        for piece_start, piece_end in pieces:
-            raw = text[piece_start:piece_end]
-            if not raw.strip():
-                continue
-            lead = len(raw) - len(raw.lstrip())
-            trail = len(raw) - len(raw.rstrip())
-            s, e = piece_start + lead, piece_end - trail
-            sentences.append(Sentence(len(sentences), text[s:e], s, e, "code" if is_code else "text"))
+        if is_code:
+            pieces.append((block_start, block_end, True))
+        else:
+            pieces += [(s, e, False) for s, e in _split_block(text, block_start, block_end, protected)]
+    return pieces
+
+
+def _gaps(start: int, end: int, breaks: list[tuple[int, int]]) -> list[tuple[int, int, bool]]:
+    """The text pieces of ``start:end`` between the ``breaks`` spans (which fall out)."""
+    pieces, previous = [], start
+    for break_start, break_end in breaks:
+        pieces.append((previous, break_start, False))
+        previous = break_end
+    pieces.append((previous, end, False))
+    return pieces
+
+
+def _line_pieces(text: str) -> list[tuple[int, int, bool]]:
+    pieces: list[tuple[int, int, bool]] = []
+    line_start = 0
+    for line_end, next_start in [(m.start(), m.end()) for m in _LINE_END_RE.finditer(text)] + [(len(text),) * 2]:
+        line = text[line_start:line_end]
+        rest = line.lstrip().lstrip("-*\u2022").lstrip()
+        body, offset = rest.rstrip(), line_start + len(line) - len(rest)
+        line_start = next_start
+        breaks = []
+        for m in _LINE_BREAK_RE.finditer(body):
+            said = body[breaks[-1][1] if breaks else 0:m.start()].strip()
+            if not _LINE_ABBREVIATION_RE.search(said) and not _INITIAL_RE.search(said):
+                breaks.append((m.start(), m.end()))
+        pieces += [(offset + s, offset + e, False) for s, e, _ in _gaps(0, len(body), breaks)]
+    return pieces
+
+
+def split_sentences(text: str, *, style: Style = "markdown") -> list[Sentence]:
+    """Split ``text`` into sentences (and, with ``"markdown"``, code blocks) by the rules of ``style``."""
+    if style == "markdown":
+        pieces = _markdown_pieces(text) if text and text.strip() else []
+    elif style == "prose":
+        pieces = _gaps(0, len(text), [(m.start(), m.end()) for m in _PROSE_BREAK_RE.finditer(text)])
+    elif style == "lines":
+        pieces = _line_pieces(text)
+    else:
+        raise ValueError(f"style must be 'markdown', 'prose' or 'lines', got {style!r}")
+    sentences: list[Sentence] = []
+    for piece_start, piece_end, is_code in pieces:
+        raw = text[piece_start:piece_end]
+        if not raw.strip():
+            continue
+        lead = len(raw) - len(raw.lstrip())
+        trail = len(raw) - len(raw.rstrip())
+        s, e = piece_start + lead, piece_end - trail
+        sentences.append(Sentence(len(sentences), text[s:e], s, e, "code" if is_code else "text"))
     return sentences
