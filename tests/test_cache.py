@@ -7,7 +7,8 @@ import sqlite3
 
 import pytest
 
-from llm_validation_framework.judges.cache import CachedJudge, case_scope, default_cache_path
+from llm_validation_framework.citations.memo import VerdictMemo
+from llm_validation_framework.judges.cache import CachedJudge, InFlight, case_scope, default_cache_path
 from llm_validation_framework.errors import ConfigError, JudgeCallError
 from llm_validation_framework.judges.base import Judge, Verdict, VerdictRequest
 from llm_validation_framework.judges.scripted import ScriptedJudge
@@ -115,6 +116,43 @@ async def test_in_flight_failure_reaches_every_waiter(tmp_path):
     outcomes = await asyncio.gather(*(judge.verdict(request()) for _ in range(3)), return_exceptions=True)
     assert all(isinstance(o, JudgeCallError) for o in outcomes)
     assert Down.calls == 1
+
+
+async def test_in_flight_runs_a_key_once_at_a_time_and_keeps_nothing():
+    inner = CountingJudge(delay=0.02)
+    inflight = InFlight()
+    outcomes = await asyncio.gather(*(inflight.run("k", lambda: inner.verdict(request())) for _ in range(3)))
+    assert inner.calls == 1 and [fresh for _, fresh in outcomes] == [True, False, False]
+    assert len(inflight) == 0
+    await inflight.run("k", lambda: inner.verdict(request()))
+    assert inner.calls == 2  # a call that has ended is not remembered
+
+
+async def test_in_flight_waiters_ask_themselves_when_the_first_caller_is_cancelled():
+    inner = CountingJudge(delay=0.05)
+    inflight = InFlight()
+    first = asyncio.ensure_future(inflight.run("k", lambda: inner.verdict(request())))
+    await asyncio.sleep(0.01)
+    second = asyncio.ensure_future(inflight.run("k", lambda: inner.verdict(request())))
+    await asyncio.sleep(0.01)
+    first.cancel()
+    verdict, fresh = await second
+    assert fresh and verdict.label == "yes" and inner.calls == 2
+
+
+async def test_verdict_memo_asks_once_and_remembers_verdicts_and_failures():
+    inner = CountingJudge(delay=0.02)
+    memo = VerdictMemo()
+    outcomes = await asyncio.gather(*(memo.ask(inner, request()) for _ in range(2)))
+    later = await memo.ask(inner, request())
+    assert inner.calls == 1 and [fresh for _, fresh in [*outcomes, later]] == [True, False, False]
+    assert memo.hits == 2 and len(memo) == 1
+    down = ScriptedJudge([JudgeCallError("down")])
+    with pytest.raises(JudgeCallError):
+        await memo.ask(down, request("other"))
+    with pytest.raises(JudgeCallError):  # remembered: the scripted judge has no second reply
+        await memo.ask(down, request("other"))
+    assert memo.hits == 3 and len(memo) == 2
 
 
 async def test_repeats_within_a_case_scope_are_cached_per_occurrence(tmp_path):

@@ -12,7 +12,7 @@ Repeated identical requests *within one case* (stability runs ask the same quest
 are cached under their occurrence number, so a cached re-run replays N answers instead of one
 answer N times. The runner opens that scope per case with :func:`case_scope`; outside a scope
 identical requests share one entry. Identical requests in flight at the same time are asked
-once.
+once (:class:`InFlight`, which the citation checks' per-evaluation memo uses too).
 
 sqlite runs in WAL mode with ``synchronous=NORMAL``: a crash loses at most the last few
 writes, never the file. Several processes may share one cache file.
@@ -25,17 +25,19 @@ import contextlib
 import contextvars
 import json
 import os
-import sqlite3
 import time
-from collections.abc import Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..errors import ConfigError
 from .base import Judge, Verdict, VerdictRequest
 from ..types.usage import Usage
 
-__all__ = ["CachedJudge", "case_scope", "default_cache_path"]
+if TYPE_CHECKING:  # sqlite3 loads when a cache opens: the in-flight de-duplication alone does not need it
+    import sqlite3
+
+__all__ = ["CachedJudge", "InFlight", "case_scope", "default_cache_path"]
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS verdicts (
@@ -72,6 +74,50 @@ def default_cache_path() -> Path:
     return Path(root).expanduser() / "judge-cache.sqlite"
 
 
+class InFlight:
+    """Identical calls made at the same time run once: a call whose key is already running awaits
+    that call's outcome (its verdict, or its exception raised again) instead of making its own.
+
+    Only the first caller runs the call; when that caller is cancelled, the ones waiting make their
+    own call. Nothing is kept once a call ends.
+    """
+
+    def __init__(self) -> None:
+        self._pending: dict[str, asyncio.Future[Verdict]] = {}
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._pending
+
+    def __len__(self) -> int:
+        return len(self._pending)
+
+    async def run(self, key: str, call: Callable[[], Awaitable[Verdict]]) -> tuple[Verdict, bool]:
+        """``(verdict, fresh)``: ``fresh`` is False when another caller's call answered."""
+        pending = self._pending.get(key)
+        if pending is not None:
+            await asyncio.wait({pending})  # raises only if *this* task is cancelled
+            if not pending.cancelled():
+                if pending.exception() is not None:
+                    raise pending.exception()
+                return pending.result(), False
+            # the asking task was cancelled: ask ourselves
+        future: asyncio.Future[Verdict] = asyncio.get_running_loop().create_future()
+        self._pending[key] = future
+        try:
+            verdict = await call()
+        except asyncio.CancelledError:
+            future.cancel()
+            raise
+        except BaseException as exc:
+            future.set_exception(exc)
+            future.exception()  # mark retrieved: waiters re-raise it themselves
+            raise
+        finally:
+            self._pending.pop(key, None)
+        future.set_result(verdict)
+        return verdict, True
+
+
 class CachedJudge(Judge):
     """Wraps any :class:`Judge`; answers repeated requests from a sqlite file."""
 
@@ -84,7 +130,7 @@ class CachedJudge(Judge):
         self.path = Path(path).expanduser() if path is not None else default_cache_path()
         self.hits = 0
         self.misses = 0
-        self._inflight: dict[str, asyncio.Future[Verdict]] = {}
+        self._inflight = InFlight()
         self._params = _params(inner)
         self._db = self._open()
 
@@ -95,30 +141,11 @@ class CachedJudge(Judge):
         if stored is not None:
             self.hits += 1
             return stored
-        pending = self._inflight.get(key)
-        if pending is not None:
-            await asyncio.wait({pending})  # raises only if *this* task is cancelled
-            if not pending.cancelled():
-                if pending.exception() is not None:
-                    raise pending.exception()
-                self.hits += 1
-                return _as_hit(pending.result())
-            # the asking task was cancelled: ask ourselves
-        future: asyncio.Future[Verdict] = asyncio.get_running_loop().create_future()
-        self._inflight[key] = future
-        try:
-            verdict = await self.inner.verdict(request)
-        except asyncio.CancelledError:
-            future.cancel()
-            raise
-        except BaseException as exc:
-            future.set_exception(exc)
-            future.exception()  # mark retrieved: waiters re-raise it themselves
-            raise
-        finally:
-            self._inflight.pop(key, None)
+        verdict, fresh = await self._inflight.run(key, lambda: self.inner.verdict(request))
+        if not fresh:
+            self.hits += 1
+            return _as_hit(verdict)
         self.misses += 1
-        future.set_result(verdict)
         self._put(key, request, verdict)
         return verdict
 
@@ -154,6 +181,8 @@ class CachedJudge(Judge):
         return base if n == 0 else f"{base}#{n}"
 
     def _open(self) -> sqlite3.Connection:
+        import sqlite3
+
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             db = sqlite3.connect(str(self.path), timeout=30, isolation_level=None, check_same_thread=False)
@@ -181,6 +210,8 @@ class CachedJudge(Judge):
             return None  # an unreadable entry is a miss; the fresh verdict overwrites it
 
     def _put(self, key: str, request: VerdictRequest, verdict: Verdict) -> None:
+        import sqlite3
+
         try:
             self._conn().execute(
                 "INSERT OR REPLACE INTO verdicts (key, model, check_name, verdict, created) VALUES (?, ?, ?, ?, ?)",
