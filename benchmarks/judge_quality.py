@@ -24,7 +24,7 @@ number). We also print our balanced accuracy with a threshold cross-fitted the s
 the fixed 0.5 is not hiding a miscalibration. Groups (question / Wikipedia article / query)
 never straddle the halves. Plus verdicts per second, model load time and peak RSS.
 
-The last two columns ("blend") score ``evidence.blend_support``: the mean of our probability
+The last two columns ("blend") score ``overlap.blend`` at weight 0.5: the mean of our probability
 and the overlap feature, a fixed formula (nothing fitted), shown because the two signals are
 complementary (DESIGN.md). Our check's verdict is the first column.
 
@@ -53,7 +53,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from llm_validation_framework.text.evidence import blend_support, word_overlap  # noqa: E402
+from llm_validation_framework.text.overlap import blend, word_overlap  # noqa: E402
 
 DATA = Path(os.environ.get("LVF_JUDGE_DEV", ROOT.parent / "shared" / "data" / "judge-dev"))
 DEFAULT_EVIDENCE_CHARS = 600
@@ -210,7 +210,7 @@ async def judge_row(task: str, row: dict[str, Any], judge, args: argparse.Namesp
 
 async def support_row(row: dict[str, Any], judge, args: argparse.Namespace):
     from llm_validation_framework.checks.support import SupportCheck
-    from llm_validation_framework.text.evidence import select_evidence
+    from llm_validation_framework.text.evidence import select_sentences
     from llm_validation_framework.types.inputs import parse_sample
 
     passages = list(row["premise_passages"])
@@ -218,7 +218,7 @@ async def support_row(row: dict[str, Any], judge, args: argparse.Namespace):
     reduced = False
     if "evidence_chars" not in options:
         # the check does not select evidence itself (yet): do what it would, before calling it
-        passages, reduced = select_evidence(passages, row["claim"], args.evidence_chars or DEFAULT_EVIDENCE_CHARS)
+        passages, reduced = select_sentences(row["claim"], passages, args.evidence_chars or DEFAULT_EVIDENCE_CHARS)
         passages = [p for p in passages if p] or [" "]
     data = {"answer": row["claim"], "contexts": passages}
     if row.get("question") and not args.no_question:
@@ -290,8 +290,8 @@ def report(task: str, rows: list[dict[str, Any]], records: list[dict], seed: int
             "bal_acc_xfit": balanced_accuracy(y, cross_fitted(srows, y, prob, seed)),
             "auc": auc(y, prob),
             "overlap_bal_acc_xfit": balanced_accuracy(y, cross_fitted(srows, y, base, seed)),
-            "blend_bal_acc@0.5": balanced_accuracy(y, [int(blend_support(p, b) >= 0.5) for p, b in zip(prob, base)]),
-            "blend_auc": auc(y, [blend_support(p, b) for p, b in zip(prob, base)]),
+            "blend_bal_acc@0.5": balanced_accuracy(y, [int(blend(p, b, 0.5) >= 0.5) for p, b in zip(prob, base)]),
+            "blend_auc": auc(y, [blend(p, b, 0.5) for p, b in zip(prob, base)]),
             "overlap_auc": auc(y, base),
         }
     return {"table": table, "unscored": unscored}

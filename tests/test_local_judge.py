@@ -1,4 +1,4 @@
-"""LocalJudge logic with a fake backend (model-free), evidence selection, HybridJudge; one slow real-model test."""
+"""LocalJudge logic with a fake backend (model-free), HybridJudge; one slow real-model test."""
 
 from __future__ import annotations
 
@@ -16,8 +16,6 @@ from llm_validation_framework.judges.hybrid import HybridJudge, eval_mode
 from llm_validation_framework.judges.local import (Completion, LocalJudge, build_chat_prompt, check_labels,
                                              label_probabilities)
 from llm_validation_framework.judges.scripted import ScriptedJudge
-from llm_validation_framework.text import evidence
-from llm_validation_framework.text.evidence import select_evidence, split_sentences, word_overlap
 
 YES_NO = {"yes": 1.0, "no": 0.0}
 
@@ -198,57 +196,6 @@ def test_from_settings_reads_optional_attributes(tmp_path, monkeypatch):
     assert judge.name == "local/qwen2.5-coder-1.5b-instruct-q4_k_m" and judge.n_ctx == 4096
     with pytest.raises(ValueError, match="n_ctx"):
         LocalJudge(n_ctx=100)
-
-
-# -- evidence ----------------------------------------------------------------------------------------
-
-PAGE = ("Paris is the capital of France. The city has 2.1 million residents. The Louvre is the most visited "
-        "museum in the world. The Eiffel Tower was completed in 1889 for the World's Fair. Its height is 330 "
-        "metres. The Seine flows through the city.")
-
-
-def test_split_sentences():
-    assert split_sentences("One thing. Two things! Three?\n\nFour") == ["One thing.", "Two things!", "Three?", "Four"]
-
-
-def test_evidence_fits_unchanged():
-    passages, reduced = select_evidence([PAGE, "short"], "anything", 10_000)
-    assert passages == [PAGE, "short"] and reduced is False
-
-
-@pytest.mark.parametrize("use_embeddings", [False, True])
-def test_evidence_keeps_relevant_sentences_in_order(use_embeddings):
-    other = "Bananas are yellow. Apples can be red or green."
-    passages, reduced = select_evidence([PAGE, other], "When was the Eiffel Tower completed, and how tall is it?",
-                                        120, use_embeddings=use_embeddings)
-    assert reduced is True
-    assert len(passages) == 2, "one entry per passage: passage numbers stay valid"
-    assert "completed in 1889" in passages[0]
-    assert sum(len(p) for p in passages) <= 140
-    assert passages[1] == "" or "Banana" not in passages[0]
-    assert passages[0].startswith("…")  # the gap before the kept sentence is marked
-
-
-def test_evidence_falls_back_to_overlap_when_embeddings_fail(monkeypatch):
-    import llm_validation_framework.text.embeddings as emb
-
-    def broken(texts):
-        raise RuntimeError("no model")
-
-    monkeypatch.setattr(emb, "encode", broken)
-    passages, reduced = select_evidence([PAGE], "Eiffel Tower completed 1889", 90)
-    assert reduced and "1889" in passages[0]
-
-
-def test_evidence_cuts_an_overlong_single_sentence():
-    passages, reduced = select_evidence(["x" * 500], "x", 100, use_embeddings=False)
-    assert reduced and 0 < len(passages[0]) <= 100
-
-
-def test_word_overlap_baseline():
-    assert word_overlap("The Eiffel Tower is in Paris [1].", ["Paris has the Eiffel Tower."]) == 1.0
-    assert word_overlap("Bananas are yellow", ["Paris"]) == 0.0
-    assert evidence.content_words("The [2] cat") == ["cat"]
 
 
 # -- hybrid --------------------------------------------------------------------------------------------

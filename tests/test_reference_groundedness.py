@@ -6,7 +6,8 @@ import re
 import pytest
 
 from llm_validation_framework.agents.reference import GroundednessAgent
-from llm_validation_framework.checks.response_groundedness import ResponseGroundednessCheck, split_sentences
+from llm_validation_framework.checks.response_groundedness import ResponseGroundednessCheck
+from llm_validation_framework.text.sentences import split_sentences
 from llm_validation_framework.errors import ConfigError, InputError, JudgeCallError
 from llm_validation_framework.types.inputs import parse_sample
 from llm_validation_framework.judges.scripted import ScriptedJudge
@@ -15,6 +16,11 @@ CASE = {"question": "Tell me about Einstein's birth.",
         "answer": "Albert Einstein was born in 1879. He was born in Paris.",
         "contexts": ["Albert Einstein was born March 14, 1879.",
                      "Albert Einstein was born at Ulm, in Württemberg, Germany."]}
+
+
+def statements(text: str) -> list[str]:
+    """The answer's sentences as the check judges them (the "lines" rules)."""
+    return [s.text for s in split_sentences(text, style="lines")]
 
 
 def run(data, judge, **kwargs):
@@ -73,10 +79,10 @@ def test_probability_judge_gets_a_sentence_pass_naming_the_unsupported_sentence(
     result = run(CASE, judge)
     assert result.score == pytest.approx(0.5)
     claims = [claim(r) for r in judge.requests if claim(r) is not None]
-    assert sorted(claims) == sorted(split_sentences(CASE["answer"]))
+    assert sorted(claims) == sorted(statements(CASE["answer"]))
     assert result.details["unsupported"] == ["He was born in Paris."]
     assert result.details["judge_calls"] == 4 == result.usage.calls
-    assert [row["sentence"] for row in result.details["sentences"]] == split_sentences(CASE["answer"])
+    assert [row["sentence"] for row in result.details["sentences"]] == statements(CASE["answer"])
 
 
 def test_sentence_pass_lists_least_supported_when_none_is_below_half():
@@ -150,8 +156,8 @@ def test_bad_options_are_config_errors(kwargs):
     ("J. S. Bach was a composer.", ["J. S. Bach was a composer."]),
     ("No end punctuation", ["No end punctuation"]),
 ])
-def test_split_sentences(text, expected):
-    assert split_sentences(text) == expected
+def test_statements_are_the_lines_sentences(text, expected):
+    assert statements(text) == expected
 
 
 def test_long_passages_are_cut_to_what_the_judge_reads_well_keeping_the_relevant_sentence():

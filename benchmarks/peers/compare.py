@@ -78,7 +78,7 @@ DEFAULT_FRAMEWORKS = ("ours_support_http", "ours_support_local", "deepeval_faith
 #: our scoring rows import what scoring a first row loads too (asyncio: checks are coroutines; the
 #: evidence selection SupportCheck imports on its first call), so lazy imports do not flatter them
 _OUR_SCORING = ("import asyncio; from llm_validation_framework.checks.support import SupportCheck; "
-                "import llm_validation_framework.citations.evidence, llm_validation_framework.text.evidence; ")
+                "import llm_validation_framework.text.evidence; ")
 IMPORTS: dict[str, tuple[str, str]] = {
     "ours: import llm_validation_framework": ("project", "import llm_validation_framework"),
     "ours: SupportCheck + LiteLLMJudge + litellm": (

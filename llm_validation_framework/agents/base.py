@@ -167,10 +167,7 @@ class Agent:
     async def _ground(self, sample: Sample, on_progress: ProgressCallback | None) -> Sample:
         if self.rag is None or not self.uses_passages or sample.passages_given:
             return sample
-        query = sample.question
-        if not query and sample.conversation:
-            users = [t.content for t in sample.conversation if t.role == "user"]
-            query = users[-1] if users else None
+        query = sample.question or sample.user_turn()
         if not query:
             raise InputError("data['question'] is required to retrieve passages with the RAGProvider", field="question")
         emit(on_progress, ProgressEvent(self.name, "retrieval_started"))

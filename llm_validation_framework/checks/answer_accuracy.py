@@ -19,7 +19,7 @@ template ranked answers worse than template 1 alone and pulled the mean down
 (docs/reference-agents.md, "Measured").
 
 ``overlap_weight`` w blends the judge's score with the answer's coverage of the gold answer
-(:func:`~llm_validation_framework.text.evidence.answer_coverage`, question words left out):
+(:func:`~llm_validation_framework.text.overlap.answer_coverage`, question words left out):
 ``(1 - w) x score + w x coverage``, when the score is a read probability and the coverage says
 something. None (the default) follows the judge's ``answer_overlap_weight`` hint: 0 for API
 judges, 0.5 for the small local model, which misses answers that repeat the gold answer nearly
@@ -31,10 +31,12 @@ from __future__ import annotations
 from dataclasses import replace
 
 from ..errors import ConfigError, InputError
-from ..types.inputs import Sample
 from ..judges.base import Judge, VerdictRequest
+from ..text.overlap import answer_coverage, blend
 from ..text.prompting import delimit, render, short_hash
+from ..types.inputs import Sample
 from ..types.results import CheckResult
+from ._common import resolve_overlap_weight, validate_overlap_weight
 from .base import Check
 from .rating import TRIPLE_SCALE, ask_ratings, combine_ratings
 
@@ -74,12 +76,8 @@ class AnswerAccuracyCheck(Check):
             raise ConfigError(f"swap_roles must be True, False or None (the judge's preference), got {swap_roles!r}")
         #: ask template 2 too (True), template 1 only (False), or as the judge suggests (None)
         self.swap_roles = swap_roles
-        valid = isinstance(overlap_weight, (int, float)) and not isinstance(overlap_weight, bool)
-        if overlap_weight is not None and not (valid and 0.0 <= overlap_weight <= 1.0):
-            raise ConfigError(f"overlap_weight must be within [0, 1], or None for the judge's preference, got "
-                              f"{overlap_weight!r}")
         #: weight of the gold-answer coverage in the score (None: the judge's answer_overlap_weight)
-        self.overlap_weight = overlap_weight
+        self.overlap_weight = validate_overlap_weight(overlap_weight)
 
     def swaps_roles(self, judge: Judge) -> bool:
         """Whether this check asks the swapped-roles template of ``judge``."""
@@ -111,16 +109,13 @@ class AnswerAccuracyCheck(Check):
         ratings = await ask_ratings(judge, self.requests(sample, swap_roles=self.swaps_roles(judge)))
         result = combine_ratings(self.name, ratings, prompt_hash=PROMPT_HASH,
                                  details={"references": len(gold_answers(sample)), "judge_calls": len(ratings)})
-        weight = (float(getattr(judge, "answer_overlap_weight", 0.0) or 0.0) if self.overlap_weight is None
-                  else self.overlap_weight)
+        weight = resolve_overlap_weight(self.overlap_weight, judge, hint="answer_overlap_weight")
         if not weight or result.score is None or result.method != "logprobs":
             return result
-        from ..text.evidence import answer_coverage
-
         coverage = answer_coverage(sample.answer or "", gold_answers(sample), sample.question or "")
         if coverage is None:  # every gold word is in the question (e.g. "yes"): coverage says nothing
             return result
-        score = (1.0 - weight) * result.score + weight * coverage
+        score = blend(result.score, coverage, weight)
         return replace(result, score=min(1.0, max(0.0, score)),
                        details={**result.details, "p_correct": round(result.score, 4), "coverage": round(coverage, 4)},
                        notes=[*result.notes, f"score blends P(correct)={result.score:.2f} with the answer's "

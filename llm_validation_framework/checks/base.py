@@ -9,6 +9,7 @@ any other exception is a bug or bad input and propagates.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections.abc import Iterable
 from typing import ClassVar
 
 from ..errors import JudgeError
@@ -16,7 +17,7 @@ from ..types.inputs import Sample
 from ..judges.base import Judge, Verdict, VerdictRequest
 from ..types.results import CheckResult
 
-__all__ = ["Check", "ask_once", "label_reason", "verdict_result"]
+__all__ = ["Check", "ask_once", "combine_methods", "label_reason", "verdict_result"]
 
 
 class Check(ABC):
@@ -43,6 +44,14 @@ def verdict_result(name: str, verdict: Verdict, request: VerdictRequest, **detai
     return CheckResult(name=name, score=verdict.score, reason=verdict.reason or label_reason(verdict),
                        method=verdict.method, usage=verdict.usage, raw_replies=[verdict.raw] if verdict.raw else [],
                        prompt_hash=request.prompt_hash, notes=list(verdict.notes), details=details)
+
+
+def combine_methods(methods: Iterable[str]) -> str:
+    """A result's method from its verdicts': the one they share, ``"mixed"``, or ``"deterministic"`` for none."""
+    found = set(methods)
+    if not found:
+        return "deterministic"
+    return found.pop() if len(found) == 1 else "mixed"
 
 
 def label_reason(verdict: Verdict) -> str:

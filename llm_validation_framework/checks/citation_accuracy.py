@@ -12,111 +12,42 @@ assign is *fabricated*: the sentence is unsupported and no judge call is made.
 
 Cited passages longer than ``max_evidence_chars`` together (default 8000, or the judge's own
 smaller ``evidence_chars``: 600 for the local model) are cut down to their sentences closest to
-the claim (:func:`~llm_validation_framework.citations.evidence.select_evidence`; the row says how
-much was cut). ``overlap_weight`` > 0 blends P(supported) with word overlap (see
-:func:`support_score`); None (the default) takes the judge's ``support_overlap_weight`` hint.
-Up to ``max_concurrency`` (8) judge calls run at once. A judge failure on any sentence raises
-:class:`~llm_validation_framework.errors.CheckJudgeError` naming the sentence, with the other
-rows in its ``details`` (as the seed raises); inside an agent the check is then reported
-unscored with them.
+the claim (:func:`~llm_validation_framework.text.evidence.select_evidence`; the row says how
+much was cut). ``overlap_weight`` > 0 blends P(supported) with word overlap
+(:func:`~llm_validation_framework.checks.support.support_score`); None (the default) takes the
+judge's ``support_overlap_weight`` hint. Up to ``max_concurrency`` (8) judge calls run at once.
+A judge failure on any sentence raises :class:`~llm_validation_framework.errors.CheckJudgeError`
+naming the sentence, with the other rows in its ``details``; inside an agent the check is then
+reported unscored with them.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterable, Sequence
 
-from ..citations.evidence import select_evidence
 from ..citations.ledger import CitedSentence, KeyLedger, cited_sentences
 from ..citations.markers import find_malformed_markers
 from ..citations.memo import VerdictMemo, ask
-from ..errors import CheckJudgeError, ConfigError, InputError, JudgeError
-from ..types.inputs import Passage, Sample
+from ..errors import CheckJudgeError, ConfigError, JudgeError
 from ..judges.base import Judge, Verdict
+from ..text.evidence import select_evidence
+from ..types.inputs import Sample
 from ..types.results import CheckResult
 from ..types.usage import Usage
-from .base import Check
-from .support import build_support_request, evidence_budget
+from ._common import (
+    answer_of,
+    resolve_overlap_weight,
+    validate_concurrency,
+    validate_evidence_chars,
+    validate_overlap_weight,
+)
+from .base import Check, combine_methods
+from .support import build_support_request, evidence_budget, support_score
 
-__all__ = ["ABSTENTION", "CitationAccuracyCheck", "answer_of", "combine_methods", "is_supported",
-           "resolve_overlap_weight", "support_score", "validate_concurrency", "validate_evidence_chars",
-           "validate_overlap_weight"]
+__all__ = ["ABSTENTION", "CitationAccuracyCheck"]
 
 #: the exact abstention text that scores 1
 ABSTENTION = "No relevant evidence found."
-
-
-def answer_of(sample: Sample) -> tuple[str, str | None]:
-    """The answer under test and its question: ``data["answer"]``, else the last assistant turn."""
-    answer = sample.answer
-    question = sample.question
-    if answer is None:
-        for index in range(len(sample.conversation) - 1, -1, -1):
-            if sample.conversation[index].role == "assistant":
-                answer = sample.conversation[index].content
-                if question is None:
-                    users = [t.content for t in sample.conversation[:index] if t.role == "user"]
-                    question = users[-1] if users else None
-                break
-    if answer is None:
-        raise InputError("data['answer'] is required (or a data['conversation'] ending with an assistant turn)",
-                         field="answer")
-    return answer, question
-
-
-def is_supported(verdict: Verdict) -> bool:
-    """Supported when P(supported) (or the parsed label's value) is at least 0.5."""
-    return verdict.score >= 0.5
-
-
-def support_score(verdict: Verdict, claim: str, passages: Sequence[Passage], overlap_weight: float) -> dict:
-    """The verdict's P(supported), blended with word overlap when ``overlap_weight`` > 0.
-
-    ``(1 - w) * P(supported) + w * overlap`` where overlap is the share of the claim's content
-    words found in the cited passages (:func:`llm_validation_framework.text.evidence.blend_support`).
-    A small local judge misses support copied nearly verbatim and overlap misses paraphrase, so
-    the blend can rank better than either; 0 leaves the decision to the judge. The checks pass
-    ``resolve_overlap_weight(own, judge)``: their own setting, or else the judge's
-    ``support_overlap_weight`` hint (0 for API judges, 0.5 for the local model).
-    """
-    if not overlap_weight:
-        return {"score": verdict.score}
-    from ..text.evidence import blend_support, word_overlap
-
-    overlap = word_overlap(claim, [p.text for p in passages])
-    return {"score": blend_support(verdict.score, overlap, weight=1.0 - overlap_weight), "overlap": round(overlap, 4)}
-
-
-def resolve_overlap_weight(own: float | None, judge: Judge) -> float:
-    """The check's own overlap weight, or (None) the judge's ``support_overlap_weight`` hint."""
-    return float(getattr(judge, "support_overlap_weight", 0.0) or 0.0) if own is None else own
-
-
-def validate_overlap_weight(value: object) -> float | None:
-    if value is None:
-        return None
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0.0 <= value <= 1.0:
-        raise ConfigError(f"overlap_weight must be None (the judge's own hint) or a number in [0, 1], got {value!r}")
-    return float(value)
-
-
-def combine_methods(methods: Iterable[str]) -> str:
-    found = set(methods)
-    if not found:
-        return "deterministic"
-    return found.pop() if len(found) == 1 else "mixed"
-
-
-def validate_concurrency(value: object) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise ConfigError(f"max_concurrency must be a positive integer, got {value!r}")
-    return value
-
-
-def validate_evidence_chars(value: object) -> int | None:
-    if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 200):
-        raise ConfigError(f"max_evidence_chars must be None or an integer of at least 200, got {value!r}")
-    return value
 
 
 class CitationAccuracyCheck(Check):
@@ -176,11 +107,11 @@ class CitationAccuracyCheck(Check):
             except JudgeError as exc:
                 row.update(verdict="error", reason=f"{type(exc).__name__}: {exc}")
                 return row, None, False, exc
-            blended = support_score(verdict, unit.claim, unit.passages,
-                                    resolve_overlap_weight(self.overlap_weight, judge))
-            if "overlap" in blended:
-                row.update(overlap=blended["overlap"], support_score=round(blended["score"], 4))
-            row.update(verdict="supported" if blended["score"] >= 0.5 else "unsupported", label=verdict.label,
+            score, overlap = support_score(verdict, unit.claim, unit.passages,
+                                           resolve_overlap_weight(self.overlap_weight, judge))
+            if overlap is not None:
+                row.update(overlap=round(overlap, 4), support_score=round(score, 4))
+            row.update(verdict="supported" if score >= 0.5 else "unsupported", label=verdict.label,
                        p_supported=round(verdict.score, 4), reason=verdict.reason or f"judge: {verdict.label}",
                        cached=not fresh)
             return row, verdict, fresh, None

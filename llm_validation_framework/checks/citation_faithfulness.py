@@ -26,27 +26,25 @@ import asyncio
 import re
 from typing import Literal
 
-from ..citations.evidence import select_evidence
 from ..citations.ledger import CitedSentence, KeyLedger, cited_sentences
 from ..citations.markers import CitationMarker, strip_markers
 from ..citations.memo import VerdictMemo, ask
 from ..errors import ConfigError, JudgeError
-from ..types.inputs import Passage, Sample
 from ..judges.base import Judge, VerdictRequest
-from ..text.prompting import delimit, render
+from ..text.evidence import select_evidence
+from ..text.prompting import delimit, format_passages, render
+from ..types.inputs import Passage, Sample
 from ..types.results import CheckResult
 from ..types.usage import Usage
-from .base import Check
-from .citation_accuracy import (
+from ._common import (
     answer_of,
-    combine_methods,
     resolve_overlap_weight,
-    support_score,
     validate_concurrency,
     validate_evidence_chars,
     validate_overlap_weight,
 )
-from .support import build_support_request, evidence_budget, format_passages
+from .base import Check, combine_methods
+from .support import build_support_request, evidence_budget, support_score
 
 __all__ = ["CitationFaithfulnessCheck"]
 
@@ -153,11 +151,11 @@ class CitationFaithfulnessCheck(Check):
             except JudgeError as exc:
                 row.update(verdict="error", problem="judge_error", reason=f"{type(exc).__name__}: {exc}")
                 return None, False, exc
-            blended = support_score(verdict, row["claim"], passages,
-                                    resolve_overlap_weight(self.overlap_weight, judge))
-            if "overlap" in blended:
-                row.update(overlap=blended["overlap"], support_score=round(blended["score"], 4))
-            ok = blended["score"] >= 0.5
+            score, overlap = support_score(verdict, row["claim"], passages,
+                                           resolve_overlap_weight(self.overlap_weight, judge))
+            if overlap is not None:
+                row.update(overlap=round(overlap, 4), support_score=round(score, 4))
+            ok = score >= 0.5
             where = (f"passage {', '.join(p.id for p in passages)}" if row["markers"] else "no passage")
             row.update(verdict="faithful" if ok else "unfaithful", label=verdict.label,
                        p_supported=round(verdict.score, 4), cached=not fresh,

@@ -18,15 +18,15 @@ from dataclasses import dataclass
 from typing import Literal
 
 from ..citations.references import extract_references
-from ..text.sentences import split_sentences
 from ..errors import ConfigError, InputError, JudgeError
-from ..types.inputs import Sample
 from ..judges.base import Judge, VerdictRequest
 from ..text.prompting import delimit, render
+from ..text.sentences import split_sentences
+from ..types.inputs import Sample
 from ..types.results import CheckResult
 from ..types.usage import Usage
-from .base import Check
-from .citation_accuracy import combine_methods, validate_concurrency
+from ._common import validate_concurrency
+from .base import Check, combine_methods
 
 __all__ = ["CitationRelevancyCheck", "Exchange", "build_relevance_request", "exchanges"]
 
@@ -45,16 +45,10 @@ class Exchange:
 
 def exchanges(sample: Sample) -> list[Exchange]:
     """The (query, response) pairs of a case: the conversation's, then ``data["answer"]`` if it is new."""
-    pairs: list[Exchange] = []
-    last_user: str | None = None
-    for turn in sample.conversation:
-        if turn.role == "user":
-            last_user = turn.content
-        elif turn.role == "assistant":
-            pairs.append(Exchange(len(pairs), last_user, turn.content))
+    replies = [(index, turn.content) for index, turn in enumerate(sample.conversation) if turn.role == "assistant"]
+    pairs = [Exchange(n, sample.user_turn(before=index), reply) for n, (index, reply) in enumerate(replies)]
     if sample.answer is not None and (not pairs or pairs[-1].response != sample.answer):
-        query = sample.question or last_user
-        pairs.append(Exchange(len(pairs), query, sample.answer))
+        pairs.append(Exchange(len(pairs), sample.question or sample.user_turn(), sample.answer))
     elif pairs and sample.question and pairs[-1].query is None:
         pairs[-1] = Exchange(pairs[-1].turn_index, sample.question, pairs[-1].response)
     return pairs

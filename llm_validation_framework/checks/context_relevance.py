@@ -23,9 +23,9 @@ two calls, no per-passage breakdown). Blank passages are rated 0 without a call.
 from __future__ import annotations
 
 from ..errors import ConfigError, InputError
-from ..types.inputs import Passage, Sample
 from ..judges.base import Judge, VerdictRequest
-from ..text.prompting import delimit, render, short_hash
+from ..text.prompting import delimit, format_passages, render, short_hash
+from ..types.inputs import Passage, Sample
 from ..types.results import CheckResult
 from .base import Check
 from .rating import RELEVANCE_SCALE, View, ask_ratings, combine_ratings, view_of
@@ -35,10 +35,6 @@ __all__ = ["CONTEXT_RELEVANCE_OPTIONS", "ContextRelevanceCheck"]
 CONTEXT_RELEVANCE_OPTIONS = RELEVANCE_SCALE
 #: a passage rated below this is listed in ``details["off_topic"]``
 OFF_TOPIC_BELOW = 0.5
-
-
-def _format(passages: list[Passage]) -> str:
-    return "\n".join(delimit("passage", p.text, id=p.id) for p in passages)
 
 
 class ContextRelevanceCheck(Check):
@@ -65,7 +61,7 @@ class ContextRelevanceCheck(Check):
 
     def _request(self, instructions: str, template: str, question: str, passages: list[Passage],
                  options: dict[str, float] = CONTEXT_RELEVANCE_OPTIONS) -> VerdictRequest:
-        prompt = render(template, question=delimit("question", question), passages=_format(passages))
+        prompt = render(template, question=delimit("question", question), passages=format_passages(passages))
         return VerdictRequest(check=self.name, instructions=instructions, prompt=prompt,
                               options=options, prefer_reason=self.prefer_reason, max_tokens=200)
 

@@ -27,6 +27,7 @@ from ..judges.base import Judge, Verdict, VerdictRequest
 from ..text.prompting import short_hash
 from ..types.results import CheckResult
 from ..types.usage import Usage
+from .base import combine_methods
 
 __all__ = ["RELEVANCE_SCALE", "Rating", "TRIPLE_SCALE", "View", "ask_rating", "ask_ratings", "combine_ratings",
            "view_of"]
@@ -93,11 +94,6 @@ async def ask_ratings(judge: Judge, requests: Sequence[tuple[str, VerdictRequest
     return list(await asyncio.gather(*(ask_rating(judge, name, request) for name, request in requests)))
 
 
-def method_of(verdicts: Sequence[Verdict]) -> str:
-    methods = {v.method for v in verdicts}
-    return methods.pop() if len(methods) == 1 else "mixed"
-
-
 @dataclass(frozen=True)
 class View:
     """One template's contribution to the score: its normalised rating, or None with why."""
@@ -137,6 +133,6 @@ def combine_ratings(name: str, ratings: Sequence[Rating], *, views: Sequence[Vie
              for v in views if v.score is None]
     reasons = [r.verdict.reason for r in ratings if r.verdict is not None and r.verdict.reason]
     reason = "; ".join(reasons) if reasons else "ratings " + ", ".join(f"{v.template}={v.score:.2f}" for v in valid)
-    verdicts = [r.verdict for r in ratings if r.verdict is not None]
-    return CheckResult(name=name, score=min(1.0, max(0.0, score)), reason=reason, method=method_of(verdicts),
+    method = combine_methods(r.verdict.method for r in ratings if r.verdict is not None)
+    return CheckResult(name=name, score=min(1.0, max(0.0, score)), reason=reason, method=method,
                        details=details, usage=usage, raw_replies=raw, prompt_hash=prompt_hash, notes=notes)

@@ -7,6 +7,7 @@ below ``explain_below`` the result names the unsupported statements
 
 * JSON judges fill an ``unsupported`` list alongside their rating (no extra call);
 * probability-only judges (the local one) cannot write, so the answer is split into sentences
+  (each line on its own: the ``"lines"`` rules of :mod:`~llm_validation_framework.text.sentences`)
   and each gets the shared support verdict (``checks.support.build_support_request``); the
   sentences scored below 0.5 are listed, or the least-supported one if none is. One extra call
   per sentence (at most ``max_sentences``), only for answers that scored low. A one-sentence
@@ -23,46 +24,28 @@ Judge calls per case: 2, plus the sentence pass above when it runs.
 from __future__ import annotations
 
 import asyncio
-import re
 
 from ..errors import ConfigError, InputError, JudgeError
-from ..types.inputs import Sample
 from ..judges.base import Judge, VerdictRequest
-from ..text.prompting import delimit, render, short_hash
+from ..text.evidence import select_evidence
+from ..text.prompting import delimit, format_passages, render, short_hash
+from ..text.sentences import split_sentences
+from ..types.inputs import Sample
 from ..types.results import CheckResult
 from ..types.usage import Usage
 from .base import Check
 from .rating import RELEVANCE_SCALE, ask_ratings, combine_ratings
-from .support import format_passages, judge_support
+from .support import judge_support
 
-__all__ = ["GROUNDEDNESS_OPTIONS", "ResponseGroundednessCheck", "split_sentences"]
+__all__ = ["GROUNDEDNESS_OPTIONS", "ResponseGroundednessCheck"]
 
 GROUNDEDNESS_OPTIONS = RELEVANCE_SCALE
 UNSUPPORTED_FIELD = {"unsupported": "statements of the response that the passages do not support; empty if none"}
 
-_SENTENCE_END = re.compile(r"(?<=[.!?])[\"')\]]*\s+(?=[\"'(\[]?[A-Z0-9])")
-_ABBREVIATIONS = re.compile(r"\b(?:e\.g|i\.e|etc|vs|Mr|Mrs|Ms|Dr|St|No|Fig|approx)\.$", re.IGNORECASE)
 
-
-def split_sentences(text: str) -> list[str]:
-    """Split prose into sentences (and list lines); keeps abbreviations like "e.g." and "Dr." together."""
-    sentences: list[str] = []
-    for line in text.splitlines():
-        line = line.strip().lstrip("-*•").strip()
-        if not line:
-            continue
-        start = 0
-        for match in _SENTENCE_END.finditer(line):
-            piece = line[start:match.start()].strip()
-            if _ABBREVIATIONS.search(piece) or re.search(r"\b[A-Z]\.$", piece):
-                continue
-            if piece:
-                sentences.append(piece)
-            start = match.end()
-        tail = line[start:].strip()
-        if tail:
-            sentences.append(tail)
-    return sentences
+def _statements(answer: str) -> list[str]:
+    """The answer's sentences as this check counts and judges them (the ``"lines"`` splitting rules)."""
+    return [sentence.text for sentence in split_sentences(answer, style="lines")]
 
 
 class ResponseGroundednessCheck(Check):
@@ -89,14 +72,12 @@ class ResponseGroundednessCheck(Check):
 
     def evidence(self, sample: Sample, judge: Judge | None) -> tuple[list, int]:
         """The passages to send ``judge`` (cut to what it reads well) and the characters removed."""
-        from ..citations.evidence import select_evidence
-
         filled = [p for p in sample.passages if p.text.strip()]
         answer = sample.answer or ""
         limits = []
         per_sentence = getattr(judge, "evidence_chars", None)
         if per_sentence:
-            limits.append(per_sentence * max(1, len(split_sentences(answer))))
+            limits.append(per_sentence * max(1, len(_statements(answer))))
         max_input = getattr(judge, "max_input_chars", None)
         if max_input:
             limits.append(max(200, max_input - len(answer) - 1500))
@@ -137,7 +118,7 @@ class ResponseGroundednessCheck(Check):
         return result
 
     async def _explain_by_sentence(self, sample: Sample, judge: Judge, result: CheckResult) -> None:
-        sentences = split_sentences(sample.answer or "")
+        sentences = _statements(sample.answer or "")
         if len(sentences) <= 1:
             result.details.update(unsupported=sentences, unsupported_source="single sentence")
             return

@@ -11,28 +11,19 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 
 from ..errors import JudgeError
-from ..types.inputs import Passage, Sample
 from ..judges.base import Judge, Verdict, VerdictRequest
-from ..text.prompting import delimit, render
+from ..text.overlap import blend, word_overlap
+from ..text.prompting import delimit, format_passages, render
+from ..types.inputs import Passage, Sample
 from ..types.results import CheckResult
+from ._common import resolve_overlap_weight
 from .base import Check, label_reason
 
 __all__ = ["SUPPORT_OPTIONS", "SupportCheck", "SupportOutcome", "build_support_request", "evidence_budget",
-           "format_passages", "judge_support", "support_result"]
+           "judge_support", "support_result", "support_score"]
 
 #: supported -> 1; contradicted or not stated -> 0 (the passages are the source of truth)
 SUPPORT_OPTIONS = {"supported": 1.0, "contradicted": 0.0, "unverifiable": 0.0}
-
-
-def format_passages(passages: Sequence[Passage | str]) -> str:
-    """Number passages with their ledger ids: ``<passage id="1"> … </passage>``."""
-    blocks = []
-    for index, passage in enumerate(passages, start=1):
-        if isinstance(passage, Passage):
-            blocks.append(delimit("passage", passage.text, id=passage.id))
-        else:
-            blocks.append(delimit("passage", passage, id=index))
-    return "\n".join(blocks)
 
 
 def build_support_request(claim: str, passages: Sequence[Passage | str], *, question: str | None = None,
@@ -50,6 +41,22 @@ def evidence_budget(judge: Judge, max_chars: int | None = None) -> int | None:
     limits = [value for value in (max_chars, getattr(judge, "evidence_chars", None),
                                   getattr(judge, "max_input_chars", None)) if value]
     return min(limits) if limits else None
+
+
+def support_score(verdict: Verdict, claim: str, passages: Sequence[Passage],
+                  overlap_weight: float) -> tuple[float, float | None]:
+    """``(score, overlap)``: P(supported), blended with the claim's word overlap with ``passages``
+    when ``overlap_weight`` > 0 (:func:`~llm_validation_framework.text.overlap.blend`; overlap None
+    when not blended).
+
+    A small local judge misses support copied nearly verbatim and overlap misses paraphrase, so
+    the blend can rank better than either; 0 leaves the decision to the judge. The overlap is
+    measured on the whole passages, not on the evidence selected from them.
+    """
+    if not overlap_weight:
+        return verdict.score, None
+    overlap = word_overlap(claim, [p.text for p in passages])
+    return blend(verdict.score, overlap, overlap_weight), overlap
 
 
 @dataclass(frozen=True)
@@ -85,24 +92,20 @@ async def judge_support(judge: Judge, claim: str, passages: Sequence[Passage], *
                         check: str = "support", prefer_reason: bool = True, max_evidence_chars: int | None = None,
                         overlap_weight: float | None = None, ask: Asker | None = None) -> SupportOutcome:
     """Ask whether ``passages`` support ``claim``: evidence cut to the judge's budget (most relevant
-    sentences kept, passage ids unchanged), one verdict, and the score the judge's hints call for.
+    sentences kept, passage ids unchanged), one verdict, and the score the judge's hints call for:
+    blended with word overlap (:func:`support_score`) only when the verdict is a read probability.
 
     Raises :class:`JudgeError` like ``judge.verdict``; ``ask`` replaces ``judge.verdict`` (e.g. a
     per-evaluation memo shared by several checks).
     """
-    from ..citations.evidence import select_evidence
+    from ..text.evidence import select_evidence
 
     evidence, trimmed = select_evidence(claim, passages, evidence_budget(judge, max_evidence_chars))
     request = build_support_request(claim, evidence, question=question, check=check, prefer_reason=prefer_reason)
     verdict = await (ask(judge, request) if ask is not None else judge.verdict(request))
-    weight = getattr(judge, "support_overlap_weight", 0.0) if overlap_weight is None else overlap_weight
-    if weight and verdict.method == "logprobs":
-        from ..text.evidence import blend_support, word_overlap
-
-        overlap = word_overlap(claim, [p.text for p in passages])
-        score = blend_support(verdict.score, overlap, weight=1.0 - weight)
-        return SupportOutcome(verdict, score, request, overlap, trimmed)
-    return SupportOutcome(verdict, verdict.score, request, None, trimmed)
+    weight = resolve_overlap_weight(overlap_weight, judge) if verdict.method == "logprobs" else 0.0
+    score, overlap = support_score(verdict, claim, passages, weight)
+    return SupportOutcome(verdict, score, request, overlap, trimmed)
 
 
 def support_result(name: str, outcome: SupportOutcome, **details) -> CheckResult:

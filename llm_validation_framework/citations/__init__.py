@@ -1,8 +1,8 @@
 """Citations in answers: [N]-style keys, external references and the key ledger.
 
-Pure text processing (no judge, no heavy imports): the citation checks build on it. The names
-below load on first use, so a check that needs one submodule (the support check's evidence
-selection, ``citations.evidence``) does not compile every pattern of the others.
+Text processing and a per-evaluation verdict memo (no heavy imports): the citation checks build
+on it. The names below load on first use, so a module that needs one submodule does not compile
+every pattern of the others.
 """
 
 from __future__ import annotations

@@ -10,9 +10,12 @@ from __future__ import annotations
 
 import hashlib
 import re
+from collections.abc import Sequence
 from string import Template
 
-__all__ = ["TAGS", "delimit", "neutralize", "render", "short_hash"]
+from ..types.inputs import Passage
+
+__all__ = ["TAGS", "delimit", "format_passages", "neutralize", "render", "short_hash"]
 
 #: every tag name our prompts use around untrusted text
 TAGS = ("question", "answer", "reference", "passage", "passages", "context", "claim", "citation",
@@ -32,6 +35,17 @@ def delimit(tag: str, text: str, **attrs: str | int) -> str:
         raise ValueError(f"unknown tag {tag!r}; add it to prompting.TAGS")
     attr_text = "".join(f' {key}="{value}"' for key, value in attrs.items())
     return f"<{tag}{attr_text}>\n{neutralize(text)}\n</{tag}>"
+
+
+def format_passages(passages: Sequence[Passage | str]) -> str:
+    """Passages as ``<passage id="…">`` blocks, one per line: a Passage keeps its id, a string is numbered from 1."""
+    blocks = []
+    for index, passage in enumerate(passages, start=1):
+        if isinstance(passage, Passage):
+            blocks.append(delimit("passage", passage.text, id=passage.id))
+        else:
+            blocks.append(delimit("passage", passage, id=index))
+    return "\n".join(blocks)
 
 
 def render(template: str, **values: str) -> str:

@@ -48,6 +48,12 @@ class Sample:
     def with_passages(self, passages: Sequence[Passage]) -> Sample:
         return replace(self, passages=tuple(passages))
 
+    def user_turn(self, before: int | None = None) -> str | None:
+        """The conversation's latest user turn (among the turns before index ``before``), or None."""
+        turns = self.conversation if before is None else self.conversation[:before]
+        users = [turn.content for turn in turns if turn.role == "user"]
+        return users[-1] if users else None
+
     def require(self, *names: str, check: str = "") -> None:
         """Raise InputError for the first of ``names`` the case lacks."""
         who = f" (needed by {check})" if check else ""

@@ -1,0 +1,51 @@
+"""Helpers several checks share: configuration validators, the overlap weight, the answer under test.
+
+Checks import these from here, never from one another, so a check's module holds that check.
+"""
+
+from __future__ import annotations
+
+from ..errors import ConfigError, InputError
+from ..judges.base import Judge
+from ..types.inputs import Sample
+
+__all__ = ["answer_of", "resolve_overlap_weight", "validate_concurrency", "validate_evidence_chars",
+           "validate_overlap_weight"]
+
+
+def validate_concurrency(value: object) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise ConfigError(f"max_concurrency must be a positive integer, got {value!r}")
+    return value
+
+
+def validate_evidence_chars(value: object) -> int | None:
+    if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 200):
+        raise ConfigError(f"max_evidence_chars must be None or an integer of at least 200, got {value!r}")
+    return value
+
+
+def validate_overlap_weight(value: object) -> float | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0.0 <= value <= 1.0:
+        raise ConfigError(f"overlap_weight must be None (the judge's own hint) or a number in [0, 1], got {value!r}")
+    return float(value)
+
+
+def resolve_overlap_weight(own: float | None, judge: Judge, hint: str = "support_overlap_weight") -> float:
+    """The check's own overlap weight, or (None) the judge's ``hint`` (0 when it has none)."""
+    return float(getattr(judge, hint, 0.0) or 0.0) if own is None else own
+
+
+def answer_of(sample: Sample) -> tuple[str, str | None]:
+    """The answer under test and its question: ``data["answer"]`` with ``data["question"]``, else the
+    conversation's last assistant turn with ``data["question"]`` or, without one, the user turn before it."""
+    if sample.answer is not None:
+        return sample.answer, sample.question
+    for index in range(len(sample.conversation) - 1, -1, -1):
+        if sample.conversation[index].role == "assistant":
+            question = sample.question if sample.question is not None else sample.user_turn(before=index)
+            return sample.conversation[index].content, question
+    raise InputError("data['answer'] is required (or a data['conversation'] ending with an assistant turn)",
+                     field="answer")

@@ -1,0 +1,69 @@
+"""Word overlap: the deterministic signal beside a judge, and the one way the two are mixed.
+
+``content_words`` are the lower-cased words that carry meaning (stop words, single letters and
+``[1]``-style citation markers left out). ``word_overlap`` is the share of a claim's content
+words found in the passages, ``answer_coverage`` the share of a gold answer's content words an
+answer repeats, and ``blend`` mixes either with a judge's probability.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+__all__ = ["answer_coverage", "blend", "content_words", "word_overlap"]
+
+_WORD_RE = re.compile(r"[A-Za-z0-9]+(?:[.'][A-Za-z0-9]+)*")
+_MARKER_RE = re.compile(r"\[\d+(?:\s*,\s*\d+)*\]")
+_STOP = frozenset("""a an the and or but if then than that this these those there here of to in on at by for from
+with without as is are was were be been being am do does did done have has had having it its it's i you he she
+we they them their his her our your my me him us not no yes so such can could would should may might will shall
+must also very more most much many some any all each every which who whom whose what when where why how into
+over under about after before between during through up down out off again further once only own same both few
+other just now s t don doesn didn isn wasn aren weren won wouldn""".split())
+
+
+def content_words(text: str) -> list[str]:
+    """Lower-cased words minus stop words and citation markers (``[1]``)."""
+    words = _WORD_RE.findall(_MARKER_RE.sub(" ", text).lower())
+    return [w for w in words if w not in _STOP and (len(w) > 1 or w.isdigit())]
+
+
+def word_overlap(claim: str, passages: Sequence[str]) -> float:
+    """Share of the claim's distinct content words found in the passages (0..1). The deterministic baseline."""
+    claim_words = set(content_words(claim))
+    if not claim_words:
+        return 0.0
+    passage_words = set(content_words(" ".join(passages)))
+    return len(claim_words & passage_words) / len(claim_words)
+
+
+def answer_coverage(answer: str, gold_answers: Sequence[str], question: str = "") -> float | None:
+    """How much of a gold answer the answer repeats: the best share, over the gold answers, of a gold
+    answer's content words that the answer contains, counting only words not in the question.
+
+    A response that repeats the question's words says nothing about whether it answers it, so those
+    words are left out. None when no gold answer has a content word outside the question (a yes/no
+    answer, or one that names an option the question lists): the feature is silent there.
+    """
+    asked = set(content_words(question))
+    said = set(content_words(answer))
+    shares = []
+    for gold in gold_answers:
+        words = set(content_words(gold)) - asked
+        if words:
+            shares.append(len(words & said) / len(words))
+    return max(shares) if shares else None
+
+
+def blend(score: float, overlap: float, overlap_weight: float) -> float:
+    """``(1 - overlap_weight) * score + overlap_weight * overlap``: a judge's probability mixed with overlap.
+
+    A fixed formula, not fitted to any data set: the two signals fail on different rows — a small
+    model misses support (or a right answer) copied nearly verbatim, word overlap misses paraphrase
+    and negation — so their mix ranks better than either (measured in docs/local-judge.md and
+    docs/reference-agents.md). 0 leaves the score to the judge.
+    """
+    if not 0.0 <= overlap_weight <= 1.0:
+        raise ValueError(f"overlap_weight must be within [0, 1], got {overlap_weight}")
+    return (1.0 - overlap_weight) * score + overlap_weight * overlap
