@@ -46,7 +46,8 @@ def make_head(role="verdict", coef=(1.0, 0.0, 0.0, 0.0), side=("prompt_logodds",
               labels=("supported", "contradicted", "unverifiable"), positive=(0,), intercept=0.0):
     # one readout row per label: label i's logit is hidden[i]
     readout = np.eye(len(labels), D, dtype=np.float32)
-    return VerdictHead(name="support" if role == "verdict" else "support_kind", check="support", labels=labels,
+    return VerdictHead(name="support" if role == "verdict" else "support_kind", check="support",
+                       prompt_hash=request().prompt_hash, labels=labels,
                        positive=positive, side=side, readout=readout, sizes=(1,) * len(labels),
                        mean=np.zeros(D + len(side), np.float32), scale=np.ones(D + len(side), np.float32),
                        coef=np.asarray([*coef, *side_coef], np.float32), intercept=intercept,
@@ -103,7 +104,7 @@ def test_local_judge_answers_with_the_head_when_it_serves_the_request():
     assert "Long instructions." not in prompt  # the head's short system turn, not the check's instructions
 
 
-@pytest.mark.parametrize("case", ["missing signal", "other check", "reason wanted", "heads off", "no embed"])
+@pytest.mark.parametrize("case", ["missing signal", "other prompt", "reason wanted", "heads off", "no embed"])
 def test_local_judge_falls_back_to_prompt_probabilities(case):
     backend = EmbeddingBackend([3.0, 0.0, 0.0, 0.0])
     heads = {"support": make_head()}
@@ -111,8 +112,9 @@ def test_local_judge_falls_back_to_prompt_probabilities(case):
     kwargs = {}
     if case == "missing signal":
         req = request({})
-    elif case == "other check":
-        req = request({"overlap": 1.0}, check="citation_accuracy")
+    elif case == "other prompt":
+        req = VerdictRequest(check="support", instructions="Other instructions.", prompt="x", options=OPTIONS,
+                             prefer_reason=False, signals={"overlap": 1.0})
     elif case == "reason wanted":
         req = request({"overlap": 1.0}, prefer_reason=True)
         kwargs["reasons"] = True
@@ -141,3 +143,37 @@ def test_cache_key_changes_with_heads_setting():
     on = LocalJudge(backend=backend, heads=True).describe()
     off = LocalJudge(backend=backend, heads=False).describe()
     assert on != off and "heads_version" in on and "heads_version" not in off
+
+
+def test_a_head_serves_any_check_asking_its_question():
+    """The support question asked by a citation check gets the support head (same instructions and labels)."""
+    from llm_validation_framework.checks.support import build_support_request
+
+    head = make_head()
+    asked = build_support_request("c", ["p"], check="citation_accuracy", overlap=0.5)
+    head = VerdictHead(**{**head.__dict__, "prompt_hash": asked.prompt_hash})
+    assert head.serves(asked)
+    assert not head.serves(build_support_request("c", ["p"], check="citation_accuracy"))  # no overlap signal
+
+
+def test_checks_send_their_deterministic_signals():
+    import asyncio
+    import json
+
+    from llm_validation_framework import ScriptedJudge
+    from llm_validation_framework.checks.answer_accuracy import AnswerAccuracyCheck
+    from llm_validation_framework.checks.context_relevance import ContextRelevanceCheck
+    from llm_validation_framework.checks.relevancy import RelevancyCheck
+    from llm_validation_framework.checks.support import SupportCheck
+    from llm_validation_framework.types.inputs import parse_sample
+
+    sample = parse_sample({"question": "Where is the Eiffel Tower?", "answer": "The Eiffel Tower is in Paris.",
+                           "reference": "Paris", "contexts": ["The Eiffel Tower stands in Paris, France."]})
+    for check in (SupportCheck(), RelevancyCheck(), AnswerAccuracyCheck(), ContextRelevanceCheck()):
+        judge = ScriptedJudge(lambda r: json.dumps({"verdict": r.labels[0]}))
+        asyncio.run(check.run(sample, judge))
+        for asked in judge.requests:
+            assert 0.0 <= asked.signals["overlap"] <= 1.0, check.name
+    judge = ScriptedJudge(lambda r: json.dumps({"verdict": r.labels[0]}))
+    asyncio.run(AnswerAccuracyCheck().run(sample, judge))
+    assert judge.requests[0].signals["overlap"] == 1.0  # the answer covers the gold answer "Paris"

@@ -100,8 +100,12 @@ class AnswerAccuracyCheck(Check):
         second = render(ACCURACY_PROMPT_2, question=question, reference=delimit("reference", answer),
                         response=delimit("response", gold))
         templates = [("response_vs_reference", first), ("reference_vs_response", second)]
+        # a learned head's signal: the answer's coverage of the gold answer (0.5 where it says nothing)
+        coverage = answer_coverage(answer, gold_answers(sample), sample.question or "")
+        signals = {"overlap": 0.5 if coverage is None else coverage}
         return [(name, VerdictRequest(check=self.name, instructions=ACCURACY_INSTRUCTIONS, prompt=prompt,
-                                      options=ACCURACY_OPTIONS, prefer_reason=self.prefer_reason, max_tokens=200))
+                                      options=ACCURACY_OPTIONS, prefer_reason=self.prefer_reason, max_tokens=200,
+                                      signals=signals))
                 for name, prompt in templates[:2 if swap_roles else 1]]
 
     async def run(self, sample: Sample, judge: Judge) -> CheckResult:

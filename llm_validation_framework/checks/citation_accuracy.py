@@ -31,6 +31,7 @@ from ..citations.memo import VerdictMemo, ask
 from ..errors import CheckJudgeError, ConfigError, JudgeError
 from ..judges.base import Judge, Verdict
 from ..text.evidence import select_evidence
+from ..text.overlap import word_overlap
 from ..types.inputs import Sample
 from ..types.results import CheckResult
 from ..types.usage import Usage
@@ -100,7 +101,8 @@ class CitationAccuracyCheck(Check):
                                                 evidence_budget(judge, self.max_evidence_chars))
             if trimmed:
                 row["evidence_trimmed_chars"] = trimmed
-            request = build_support_request(unit.claim, passages, question=question, check=self.name)
+            request = build_support_request(unit.claim, passages, question=question, check=self.name,
+                                            overlap=word_overlap(unit.claim, [p.text for p in unit.passages]))
             try:
                 async with semaphore:
                     verdict, fresh = await ask(judge, request, memo)

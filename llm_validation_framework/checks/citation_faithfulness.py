@@ -32,6 +32,7 @@ from ..citations.memo import VerdictMemo, ask
 from ..errors import ConfigError, JudgeError
 from ..judges.base import Judge, VerdictRequest
 from ..text.evidence import select_evidence
+from ..text.overlap import word_overlap
 from ..text.prompting import delimit, format_passages, render
 from ..types.inputs import Passage, Sample
 from ..types.results import CheckResult
@@ -144,7 +145,8 @@ class CitationFaithfulnessCheck(Check):
                                                 evidence_budget(judge, self.max_evidence_chars))
             if trimmed:
                 row["evidence_trimmed_chars"] = trimmed
-            request = build_support_request(row["claim"], evidence, question=question, check=self.name)
+            request = build_support_request(row["claim"], evidence, question=question, check=self.name,
+                                            overlap=word_overlap(row["claim"], [p.text for p in passages]))
             try:
                 async with semaphore:
                     verdict, fresh = await ask(judge, request, memo)

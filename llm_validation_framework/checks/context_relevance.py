@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from ..errors import ConfigError, InputError
 from ..judges.base import Judge, VerdictRequest
+from ..text.overlap import word_overlap
 from ..text.prompting import delimit, format_passages, render, short_hash
 from ..types.inputs import Passage, Sample
 from ..types.results import CheckResult
@@ -62,8 +63,10 @@ class ContextRelevanceCheck(Check):
     def _request(self, instructions: str, template: str, question: str, passages: list[Passage],
                  options: dict[str, float] = CONTEXT_RELEVANCE_OPTIONS) -> VerdictRequest:
         prompt = render(template, question=delimit("question", question), passages=format_passages(passages))
+        # a learned head's signal: the question's word overlap with the passages
+        signals = {"overlap": word_overlap(question, [p.text for p in passages])}
         return VerdictRequest(check=self.name, instructions=instructions, prompt=prompt,
-                              options=options, prefer_reason=self.prefer_reason, max_tokens=200)
+                              options=options, prefer_reason=self.prefer_reason, max_tokens=200, signals=signals)
 
     def requests(self, sample: Sample, judge: Judge | None = None) -> list[tuple[str, VerdictRequest]]:
         question = sample.question or ""

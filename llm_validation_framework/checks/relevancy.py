@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ..types.inputs import Sample
 from ..judges.base import Judge, VerdictRequest
+from ..text.overlap import word_overlap
 from ..text.prompting import delimit, render
 from ..types.results import CheckResult
 from .base import Check, ask_once
@@ -26,8 +27,10 @@ class RelevancyCheck(Check):
     def request(self, sample: Sample) -> VerdictRequest:
         prompt = render(RELEVANCY_PROMPT, question=delimit("question", sample.question or ""),
                         answer=delimit("answer", sample.answer or ""))
+        # a learned head's signal: the answer's word overlap with the question (on topic, not correct)
+        signals = {"overlap": word_overlap(sample.question or "", [sample.answer or ""])}
         return VerdictRequest(check=self.name, instructions=RELEVANCY_INSTRUCTIONS, prompt=prompt,
-                              options=RELEVANCY_OPTIONS, prefer_reason=self.prefer_reason)
+                              options=RELEVANCY_OPTIONS, prefer_reason=self.prefer_reason, signals=signals)
 
     async def run(self, sample: Sample, judge: Judge) -> CheckResult:
         return await ask_once(self.name, judge, self.request(sample))

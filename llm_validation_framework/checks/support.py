@@ -27,13 +27,18 @@ SUPPORT_OPTIONS = {"supported": 1.0, "contradicted": 0.0, "unverifiable": 0.0}
 
 
 def build_support_request(claim: str, passages: Sequence[Passage | str], *, question: str | None = None,
-                          check: str = "support", prefer_reason: bool = True) -> VerdictRequest:
-    """A request asking whether ``passages`` support ``claim`` (optionally in the context of ``question``)."""
+                          check: str = "support", prefer_reason: bool = True,
+                          overlap: float | None = None) -> VerdictRequest:
+    """A request asking whether ``passages`` support ``claim`` (optionally in the context of ``question``).
+
+    ``overlap``: the claim's word overlap with the whole passages, a signal a learned verdict head
+    combines with what the model reads (the passages in the prompt may be a selection).
+    """
     context = delimit("question", question) + "\n" if question else ""
     prompt = render(SUPPORT_PROMPT, context=context, passages=format_passages(passages),
                     claim=delimit("claim", claim))
     return VerdictRequest(check=check, instructions=SUPPORT_INSTRUCTIONS, prompt=prompt, options=SUPPORT_OPTIONS,
-                          prefer_reason=prefer_reason)
+                          prefer_reason=prefer_reason, signals={} if overlap is None else {"overlap": overlap})
 
 
 def evidence_budget(judge: Judge, max_chars: int | None = None) -> int | None:
@@ -101,7 +106,8 @@ async def judge_support(judge: Judge, claim: str, passages: Sequence[Passage], *
     from ..text.evidence import select_evidence
 
     evidence, trimmed = select_evidence(claim, passages, evidence_budget(judge, max_evidence_chars))
-    request = build_support_request(claim, evidence, question=question, check=check, prefer_reason=prefer_reason)
+    request = build_support_request(claim, evidence, question=question, check=check, prefer_reason=prefer_reason,
+                                    overlap=word_overlap(claim, [p.text for p in passages]))
     verdict = await (ask(judge, request) if ask is not None else judge.verdict(request))
     weight = resolve_overlap_weight(overlap_weight, judge) if verdict.method == "logprobs" else 0.0
     score, overlap = support_score(verdict, claim, passages, weight)

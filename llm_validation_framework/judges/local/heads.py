@@ -11,7 +11,8 @@ would write its first answer token. A head combines three signals there:
 ``P = sigmoid(coef · standardise([h, side]) + intercept)``: arithmetic with numpy, fitted
 offline (``benchmarks/heads/fit_heads.py``) and shipped in ``data/heads.npz`` beside
 ``data/heads.json``, keyed to the sha256 of the model they were fitted on. A head is used only
-for that model, for requests of its check with exactly its labels, without a reason, and when
+for that model, for requests with its instructions and labels (the same ``prompt_hash``: any
+check asking the support question gets the support head), without a reason, and when
 the request carries every side signal it needs; otherwise the judge reads the prompt's label
 probabilities as before, and the result says which way the verdict was made.
 """
@@ -76,7 +77,8 @@ class VerdictHead:
     """One check's head. ``positive`` are the label indices whose probability mass is the positive verdict."""
 
     name: str
-    check: str
+    check: str  # the check it was fitted for (it serves every request with its prompt_hash)
+    prompt_hash: str
     labels: tuple[str, ...]
     positive: tuple[int, ...]
     side: tuple[str, ...]
@@ -93,7 +95,7 @@ class VerdictHead:
 
     def serves(self, request: VerdictRequest) -> bool:
         signals = request.signals or {}
-        return (request.check == self.check and tuple(request.labels) == self.labels
+        return (request.prompt_hash == self.prompt_hash and tuple(request.labels) == self.labels
                 and all(name in signals or name == "prompt_logodds" for name in self.side))
 
     def prompt_probabilities(self, hidden: Any) -> dict[str, float]:
@@ -131,7 +133,8 @@ def heads_for_model(sha256: str) -> dict[str, VerdictHead]:
         heads = {}
         for name, spec in meta["heads"].items():
             heads[name] = VerdictHead(
-                name=name, check=spec["check"], labels=tuple(spec["labels"]), positive=tuple(spec["positive"]),
+                name=name, check=spec["check"], prompt_hash=spec["prompt_hash"], labels=tuple(spec["labels"]),
+                positive=tuple(spec["positive"]),
                 side=tuple(spec["side"]), readout=arrays[f"{name}.readout"].astype(np.float32),
                 sizes=tuple(spec["sizes"]), mean=arrays[f"{name}.mean"].astype(np.float32),
                 scale=arrays[f"{name}.scale"].astype(np.float32), coef=arrays[f"{name}.coef"].astype(np.float32),
