@@ -499,3 +499,18 @@ def test_retrieval_for_claims_can_be_turned_off_and_is_checked():
     assert asyncio.run(rag.aretrieve_for("paris", "Berlin is big. Rome too.")) == asyncio.run(rag.aretrieve("paris"))
     with pytest.raises(ConfigError, match="claims must be"):
         RAGProvider(retriever, claims=-1)
+
+
+def test_grounded_agent_judges_the_answer_against_evidence_retrieved_for_it():
+    import json
+
+    from llm_validation_framework import AccuracyAgent, ScriptedJudge
+    from llm_validation_framework.retrieval import MiniLMEmbeddings
+
+    store = InMemoryVectorStore.from_texts(ACME, MiniLMEmbeddings())
+    judge = ScriptedJudge(lambda r: json.dumps({"verdict": r.labels[0], "reason": "ok"}))
+    agent = AccuracyAgent(judge=judge, rag=RAGProvider(store.as_retriever(search_kwargs={"k": 2}), k=2))
+    agent.evaluate({"question": "Where is Acme Robotics based?",
+                    "answer": "Acme moved its headquarters to Austin in 2018."})
+    support_prompts = [r.prompt for r in judge.requests if "claim" in r.prompt]
+    assert support_prompts and any(ACME[2] in prompt for prompt in support_prompts)

@@ -171,7 +171,9 @@ class Agent:
         if not query:
             raise InputError("data['question'] is required to retrieve passages with the RAGProvider", field="question")
         emit(on_progress, ProgressEvent(self.name, "retrieval_started"))
-        passages = await self.rag.aretrieve(query)
+        # the answer's own sentences are queries too: evidence for what it says may share its words only
+        retrieve_for = getattr(self.rag, "aretrieve_for", None)
+        passages = await (retrieve_for(query, sample.answer) if callable(retrieve_for) else self.rag.aretrieve(query))
         emit(on_progress, ProgressEvent(self.name, "retrieval_finished", message=f"{len(passages)} passages"))
         return sample.with_passages(passages)
 
