@@ -167,6 +167,7 @@ def main(argv: list[str] | None = None) -> int:
 
     print(f"{args.task}: {len(rows)} rows, labels {labels}, readout tokens {sizes}")
     by_source = defaultdict(dict)
+    predictions: dict[tuple[str, str], np.ndarray] = {}
     fit_sources = sorted(set(sources) - set(args.test_only))
     for held in sorted(set(sources)):
         test = sources == held
@@ -182,16 +183,99 @@ def main(argv: list[str] | None = None) -> int:
             for name, use_side in (("probe", False), ("head", True)):
                 head = Head(c, side=use_side).fit(hidden[train], side[train], y[train])
                 p = head.predict(hidden[test], side[test])
+                predictions[(f"{name}@{c:g}", held)] = p
                 result[f"{name}@{c:g}"] = (balanced_accuracy(y[test], (p >= 0.5).astype(int)), auc(y[test], p))
     names = ["prompt", "overlap"] + [f"{n}@{c:g}" for c in args.c for n in ("probe", "head")]
     print(f"{'held-out source':40s} {'n':>4s} " + " ".join(f"{n:>15s}" for n in names))
     for held, result in sorted(by_source.items()):
         print(f"{held[:40]:40s} {result['n']:4d} " + " ".join(f"{result[n][0]:.3f}/{result[n][1]:.3f}".rjust(15) for n in names))
     fitted = [s for s in by_source if s in fit_sources]
+    pooled = {}
+    for name in names[2:]:
+        truth = np.concatenate([y[sources == held] for held in fitted])
+        scores = np.concatenate([predictions[(name, held)] for held in fitted])
+        pooled[name] = (balanced_accuracy(truth, (scores >= 0.5).astype(int)), auc(truth, scores))
+    print("pooled LOSO predictions (every fitted source's rows scored by the head fitted without it):")
+    for name, (ba, au) in pooled.items():
+        print(f"  {name:15s} balanced accuracy {ba:.3f}  AUC {au:.3f}")
     print(f"{'mean over fitted sources (LOSO)':40s} {'':4s} " + " ".join(
         f"{np.mean([by_source[s][n][0] for s in fitted]):.3f}/{np.nanmean([by_source[s][n][1] for s in fitted]):.3f}".rjust(15)
         for n in names))
+    best = max(args.c, key=lambda c: np.mean([by_source[s][f"head@{c:g}"][0] for s in fitted]))
+    print(f"best C by LOSO balanced accuracy: {best:g}")
+    if args.write:
+        fit = ~np.isin(sources, args.test_only)
+        head = Head(best).fit(hidden[fit], side[fit], y[fit])
+        counts = {s: int((sources[fit] == s).sum()) for s in sorted(set(sources[fit]))}
+        loso = {s: {"balanced_accuracy": round(by_source[s][f"head@{best:g}"][0], 4),
+                    "auc": round(by_source[s][f"head@{best:g}"][1], 4), "rows": by_source[s]["n"]} for s in by_source}
+        spec = {"check": rows[0]["check"], "prompt_hash": prompt_hash_of(args.task, rows[0]["row"]),
+                "labels": labels, "positive": pos, "side": ["prompt_logodds", "overlap"], "sizes": sizes,
+                "intercept": float(head.model.intercept_[0]), "c": best, "role": "verdict",
+                "fitted_on": f"{int(fit.sum())} labelled rows of {len(counts)} sources", "rows_per_source": counts,
+                "leave_one_source_out": loso}
+        arrays = {"readout": readout_rows.astype(np.float16), "mean": head.mean.astype(np.float32),
+                  "scale": head.scale.astype(np.float32), "coef": head.model.coef_[0].astype(np.float32)}
+        write_head(HEAD_NAMES[args.task], spec, arrays, model_path)
+        if args.task == "support":
+            write_split_head(rows, hidden, logp, labels, ids, readout_rows, sizes, model_path, best)
     return 0
+
+
+HEAD_NAMES = {"support": "support", "relevance": "context_relevance", "answer_accuracy": "answer_accuracy",
+              "answer_relevancy": "relevancy"}
+PACKAGE_DATA = ROOT / "llm_validation_framework" / "judges" / "local" / "data"
+
+
+def prompt_hash_of(task: str, row: dict) -> str:
+    """The prompt_hash of the request our check sends for ``row`` (what the head serves)."""
+    import asyncio
+
+    from extract_features import requests_for
+
+    return asyncio.run(requests_for(task, row))[0].prompt_hash
+
+
+def write_head(name: str, spec: dict, arrays: dict, model_path: str) -> None:
+    """Merge one head into the shipped head file (heads of other checks are kept)."""
+    from llm_validation_framework.judges.local.model_file import sha256_file
+
+    PACKAGE_DATA.mkdir(parents=True, exist_ok=True)
+    meta_path, npz_path = PACKAGE_DATA / "heads.json", PACKAGE_DATA / "heads.npz"
+    sha = sha256_file(Path(model_path))
+    meta = json.loads(meta_path.read_text()) if meta_path.exists() else {}
+    if meta.get("model_sha256") != sha:
+        meta = {"model_sha256": sha, "model_size": Path(model_path).stat().st_size, "heads": {}}
+        existing = {}
+    else:
+        with np.load(npz_path) as old:
+            existing = {k: old[k] for k in old.files}
+    meta["heads"][name] = spec
+    existing = {k: v for k, v in existing.items() if not k.startswith(f"{name}.")}
+    existing.update({f"{name}.{k}": v for k, v in arrays.items()})
+    np.savez_compressed(npz_path, **existing)
+    meta_path.write_text(json.dumps(meta, indent=1, sort_keys=True) + "\n")
+    print(f"wrote head {name!r} to {npz_path} ({npz_path.stat().st_size // 1024} KB)")
+
+
+def write_split_head(rows, hidden, logp, labels, ids, readout_rows, sizes, model_path, c) -> None:
+    """contradicted vs unverifiable, on the unsupported rows whose source tells them apart."""
+    kind = np.array([r.get("fine_label") for r in rows])
+    mask = np.isin(kind, ["contradicted", "unverifiable"])
+    if mask.sum() < 40:
+        print(f"no split head: {int(mask.sum())} rows label contradicted vs unverifiable")
+        return
+    y = (kind[mask] == "contradicted").astype(int)
+    pc = np.exp(logp[mask, 1])
+    side = np.log(np.clip(pc, 1e-6, 1))[:, None] - np.log(np.clip(1 - pc, 1e-6, 1))[:, None]
+    head = Head(c).fit(hidden[mask], side, y)
+    sources = sorted(set(r["source"] for r, m in zip(rows, mask) if m))
+    spec = {"check": rows[0]["check"], "prompt_hash": prompt_hash_of("support", rows[0]["row"]), "labels": labels,
+            "positive": [1], "side": ["prompt_logodds"], "sizes": sizes, "intercept": float(head.model.intercept_[0]),
+            "c": c, "role": "split", "fitted_on": f"{int(mask.sum())} unsupported rows of {', '.join(sources)}"}
+    arrays = {"readout": readout_rows.astype(np.float16), "mean": head.mean.astype(np.float32),
+              "scale": head.scale.astype(np.float32), "coef": head.model.coef_[0].astype(np.float32)}
+    write_head("support_kind", spec, arrays, model_path)
 
 
 if __name__ == "__main__":
