@@ -230,7 +230,10 @@ def _value_at(body: Any, path: list[str | int]) -> Any:
 
 
 def _shown(value: Any, limit: int = 80) -> str:
-    text = repr(value)
+    try:
+        text = repr(value)
+    except RecursionError:
+        return "a value nested too deeply to show"
     return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
