@@ -177,3 +177,20 @@ def test_checks_send_their_deterministic_signals():
     judge = ScriptedJudge(lambda r: json.dumps({"verdict": r.labels[0]}))
     asyncio.run(AnswerAccuracyCheck().run(sample, judge))
     assert judge.requests[0].signals["overlap"] == 1.0  # the answer covers the gold answer "Paris"
+
+
+@pytest.mark.slow
+def test_real_model_hidden_state_and_locked_listener():
+    """The real backend gives the hidden state heads read, and llama.cpp's own listener wants a key."""
+    import urllib.error
+    import urllib.request
+
+    judge = LocalJudge(n_ctx=2048, heads=False)
+    backend = judge.backend
+    hidden, tokens = backend.embed(build_head_prompt(request({"overlap": 1.0})))
+    assert hidden.shape == (1536,) and np.isfinite(hidden).all() and tokens > 10
+    url = str(backend._server.listening_address).rstrip("/") + "/v1/models"
+    opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+    with pytest.raises(urllib.error.HTTPError) as refused:
+        opener.open(url, timeout=10)
+    assert refused.value.code == 401

@@ -82,6 +82,11 @@ class XllamacppBackend:
         params.verbosity = -1 if not os.environ.get("LVF_LLAMA_VERBOSE") else 3
         params.sampling.temp = 0.0
         params.sampling.top_k = 1
+        # llama.cpp also opens its own HTTP listener on a loopback port (it cannot be turned off):
+        # a random key nobody is told locks it, so other local users cannot drive this model
+        import secrets
+
+        params.api_keys = [secrets.token_urlsafe(32)]
         started = time.perf_counter()
         try:
             self._server = xllamacpp.Server(params)
