@@ -102,7 +102,9 @@ def row_id(record: dict) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("preds", type=Path, nargs="+", help="judge_quality --out files, run with --calibration none (or any, with --from-probabilities)")
+    parser.add_argument("preds", type=Path, nargs="+",
+                        help="judge_quality --out files, run with --calibration none "
+                             "(or any, with --from-probabilities)")
     parser.add_argument("--check", required=True, help="the check name the map is for (e.g. context_relevance)")
     parser.add_argument("--splits", type=int, default=20)
     parser.add_argument("--template", help="fit on this template's verdicts only (default: every template)")
@@ -151,8 +153,9 @@ def main(argv: list[str] | None = None) -> int:
             for i in halves[k]:
                 pred[i] = int(row_score(records[i], fa, fb) >= 0.5)
         bas.append(balanced_accuracy(ys, pred))
+    in_sample = balanced_accuracy(ys, [int(row_score(r, a, b) >= 0.5) for r in records])
     print(f"calibrated: BA@0.5 cross-fitted {sum(bas) / len(bas):.3f} (min {min(bas):.3f}, max {max(bas):.3f} "
-          f"over {args.splits} splits); in-sample {balanced_accuracy(ys, [int(row_score(r, a, b) >= 0.5) for r in records]):.3f}")
+          f"over {args.splits} splits); in-sample {in_sample:.3f}")
     threshold = 1 / (1 + math.exp(b / a)) if a > 0 else float("nan")
     print(f"fit on all rows: a={a:.4f} b={b:.4f}  (a raw score of {threshold:.3f} maps to 0.5)")
     print(json.dumps({args.check: [round(a, 4), round(b, 4)]}))

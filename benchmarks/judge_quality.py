@@ -323,12 +323,13 @@ def leave_one_source_out(task: str, scored: list[dict], by_id: dict[str, dict]) 
 
 
 def print_report(summary: dict[str, Any], timing: dict[str, Any]) -> None:
-    print(f"{'source':38s} {'n':>4s} {'BA@0.5':>7s} {'BA xfit':>7s} {'BA LOSO':>7s} {'AUC':>6s} | {'overlap BA':>10s} "
-          f"{'LOSO':>6s} {'AUC':>6s} | {'blend BA':>8s} {'AUC':>6s}")
+    print(f"{'source':38s} {'n':>4s} {'BA@0.5':>7s} {'BA xfit':>7s} {'BA LOSO':>7s} {'AUC':>6s} | "
+          f"{'overlap BA':>10s} {'LOSO':>6s} {'AUC':>6s} | {'blend BA':>8s} {'AUC':>6s}")
     for source, m in summary["table"].items():
-        print(f"{source[:38]:38s} {m['n']:4d} {m['bal_acc@0.5']:7.3f} {m['bal_acc_xfit']:7.3f} {m['bal_acc_loso']:7.3f} "
-              f"{m['auc']:6.3f} | {m['overlap_bal_acc_xfit']:10.3f} {m['overlap_bal_acc_loso']:6.3f} "
-              f"{m['overlap_auc']:6.3f} | {m['blend_bal_acc@0.5']:8.3f} {m['blend_auc']:6.3f}")
+        print(f"{source[:38]:38s} {m['n']:4d} {m['bal_acc@0.5']:7.3f} {m['bal_acc_xfit']:7.3f} "
+              f"{m['bal_acc_loso']:7.3f} {m['auc']:6.3f} | {m['overlap_bal_acc_xfit']:10.3f} "
+              f"{m['overlap_bal_acc_loso']:6.3f} {m['overlap_auc']:6.3f} | "
+              f"{m['blend_bal_acc@0.5']:8.3f} {m['blend_auc']:6.3f}")
     print(f"unscored rows: {summary['unscored']}")
     print(" ".join(f"{k}={v}" for k, v in timing.items()))
 
@@ -339,7 +340,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--data", type=Path, help="a JSONL file of the task's format (default: the judge-dev file)")
     parser.add_argument("--limit", type=int, help="rows to judge, stratified by source and label")
     parser.add_argument("--seed", type=int, default=13)
-    parser.add_argument("--provider", default="local", help="'local' or a litellm provider (anthropic, openai, ollama…)")
+    parser.add_argument("--provider", default="local",
+                        help="'local' or a litellm provider (anthropic, openai, ollama…)")
     parser.add_argument("--model", help="GGUF path for local, model name for an API provider")
     parser.add_argument("--api-base", help="an API provider's server; with --provider local, a running `lvf serve`")
     parser.add_argument("--n-ctx", type=int, default=4096)

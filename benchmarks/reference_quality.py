@@ -244,8 +244,8 @@ def summarise(task: str, rows: list[dict[str, Any]], runs: list[list[dict[str, A
 
 def print_table(task: str, table: dict[str, Any]) -> None:
     print(f"\n== {task}")
-    print(f"{'source':42s} {'n':>4s} {'BA':>6s} {'AUC':>6s} {'bestBA':>6s} {'BA t1':>6s} {'BA t2':>6s} {'t1!=t2':>6s} | "
-          f"{'overlap bestBA':>14s} {'AUC':>6s} | {'calls':>5s} {'s/case':>6s} {'flips':>6s}")
+    print(f"{'source':42s} {'n':>4s} {'BA':>6s} {'AUC':>6s} {'bestBA':>6s} {'BA t1':>6s} {'BA t2':>6s} "
+          f"{'t1!=t2':>6s} | {'overlap bestBA':>14s} {'AUC':>6s} | {'calls':>5s} {'s/case':>6s} {'flips':>6s}")
     for source, m in table.items():
         print(f"{source[:42]:42s} {m['n']:4d} {m['bal_acc']:6.3f} {m['auc']:6.3f} {m['best_bal_acc']:6.3f} "
               f"{m['bal_acc_template1']:6.3f} "

@@ -28,9 +28,9 @@ def main() -> int:
     print(f"judge: {judge.name}")
     for number, case in enumerate(cases, start=1):
         for agent in agents:
-            def progress(event, _case=case["id"], _n=number):
+            def progress(event, _case=case["id"], _n=number, _agent=agent.name):
                 if event.stage == "check_finished":
-                    print(f"  … [{_n}/{len(cases)}] {_case}: {agent.name}/{event.check} done", file=sys.stderr, flush=True)
+                    print(f"  … [{_n}/{len(cases)}] {_case}: {_agent}/{event.check} done", file=sys.stderr, flush=True)
 
             result = agent.evaluate(case, on_progress=progress)
             score = "  n/a" if result.score is None else f"{result.score:.2f}"

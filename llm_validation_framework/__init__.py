@@ -13,7 +13,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ._lazy import lazy_exports
-
 from ._version import __version__
 
 # public name -> module that defines it
@@ -57,7 +56,47 @@ _EXPORTS: dict[str, str] = {
     "run_dataset": "runner.core",
 }
 
-__all__ = sorted([*_EXPORTS, "__version__"])
+# written out so linters and type checkers see the public names; a test keeps it equal to _EXPORTS
+__all__ = [
+    "AccuracyAgent",
+    "Agent",
+    "AnswerAccuracyAgent",
+    "CachedJudge",
+    "CheckResult",
+    "CitationAgent",
+    "ConfigError",
+    "ContextRelevanceAgent",
+    "EvaluationResult",
+    "GroundednessAgent",
+    "HybridJudge",
+    "InputError",
+    "Judge",
+    "JudgeCallError",
+    "JudgeError",
+    "JudgeTimeoutError",
+    "LVFError",
+    "LiteLLMJudge",
+    "LocalJudge",
+    "LocalModelError",
+    "MissingAPIKeyError",
+    "Passage",
+    "ProgressEvent",
+    "RAGProvider",
+    "RelevancyAgent",
+    "RetrievalError",
+    "RunSummary",
+    "ScriptExhaustedError",
+    "ScriptedJudge",
+    "Settings",
+    "Usage",
+    "Verdict",
+    "VerdictParseError",
+    "VerdictRequest",
+    "__version__",
+    "arun_dataset",
+    "make_judge",
+    "run_dataset",
+]
 
 __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS, extra=("__version__",))
 
@@ -66,21 +105,32 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
     from .agents.base import Agent
     from .agents.citation import CitationAgent
     from .agents.reference import AnswerAccuracyAgent, ContextRelevanceAgent, GroundednessAgent
-    from .judges.cache import CachedJudge
-    from .judges.hybrid import HybridJudge
-    from .runner.core import arun_dataset, run_dataset
-    from .runner.summary import RunSummary
     from .agents.relevancy import RelevancyAgent
+    from .errors import (
+        ConfigError,
+        InputError,
+        JudgeCallError,
+        JudgeError,
+        JudgeTimeoutError,
+        LocalModelError,
+        LVFError,
+        MissingAPIKeyError,
+        RetrievalError,
+        ScriptExhaustedError,
+        VerdictParseError,
+    )
     from .infra.config import Settings
-    from .errors import (ConfigError, InputError, JudgeCallError, JudgeError, JudgeTimeoutError, LocalModelError,
-                         LVFError, MissingAPIKeyError, RetrievalError, ScriptExhaustedError, VerdictParseError)
-    from .types.inputs import Passage
     from .judges import make_judge
     from .judges.base import Judge, Verdict, VerdictRequest
+    from .judges.cache import CachedJudge
+    from .judges.hybrid import HybridJudge
     from .judges.litellm.judge import LiteLLMJudge
     from .judges.local.judge import LocalJudge
     from .judges.scripted import ScriptedJudge
+    from .retrieval import RAGProvider
+    from .runner.core import arun_dataset, run_dataset
+    from .runner.summary import RunSummary
+    from .types.inputs import Passage
     from .types.progress import ProgressEvent
     from .types.results import CheckResult, EvaluationResult
-    from .retrieval import RAGProvider
     from .types.usage import Usage

@@ -24,7 +24,7 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any, Union
+from typing import Any
 
 __all__ = ["RecordedRequest", "StubReply", "StubServer", "chat_reply", "first_label_reply", "logprob_content"]
 
@@ -49,7 +49,7 @@ class RecordedRequest:
     received_at: float
 
 
-Script = Union[StubReply, Callable[[Any], StubReply]]
+Script = StubReply | Callable[[Any], StubReply]
 
 
 def logprob_content(tokens: list[tuple[str, dict[str, float]]]) -> list[dict[str, Any]]:

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from llm_validation_framework.infra.config import Settings, read_config_ini
 from llm_validation_framework.errors import ConfigError, MissingAPIKeyError
+from llm_validation_framework.infra.config import Settings, read_config_ini
 from llm_validation_framework.judges import make_judge
 
 SECRET = "sk-ant-very-secret-0000"

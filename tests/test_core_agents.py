@@ -5,8 +5,14 @@ import math
 
 import pytest
 
-from llm_validation_framework import (AccuracyAgent, ConfigError, InputError, JudgeCallError, RelevancyAgent,
-                                      ScriptedJudge)
+from llm_validation_framework import (
+    AccuracyAgent,
+    ConfigError,
+    InputError,
+    JudgeCallError,
+    RelevancyAgent,
+    ScriptedJudge,
+)
 from llm_validation_framework.types.progress import ProgressEvent
 
 EIFFEL = {"question": "Where is the Eiffel Tower?", "answer": "The Eiffel Tower is located in Paris, France."}

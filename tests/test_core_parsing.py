@@ -2,8 +2,12 @@ import pytest
 
 from llm_validation_framework.errors import VerdictParseError
 from llm_validation_framework.judges.base import VerdictRequest, expected_score
-from llm_validation_framework.judges.parsing import (parse_verdict, verdict_json_instructions, verdict_json_schema,
-                                                    verdict_model)
+from llm_validation_framework.judges.parsing import (
+    parse_verdict,
+    verdict_json_instructions,
+    verdict_json_schema,
+    verdict_model,
+)
 
 YESNO = VerdictRequest(check="t", instructions="i", prompt="p", options={"yes": 1.0, "no": 0.0})
 RATING = VerdictRequest(check="r", instructions="i", prompt="p", options={"0": 0.0, "2": 0.5, "4": 1.0},

@@ -13,8 +13,13 @@ from llm_validation_framework.checks.base import ask_once
 from llm_validation_framework.errors import ConfigError, JudgeCallError, JudgeError
 from llm_validation_framework.judges.base import VerdictRequest
 from llm_validation_framework.judges.hybrid import HybridJudge, eval_mode
-from llm_validation_framework.judges.local import (Completion, LocalJudge, build_chat_prompt, check_labels,
-                                             label_probabilities)
+from llm_validation_framework.judges.local import (
+    Completion,
+    LocalJudge,
+    build_chat_prompt,
+    check_labels,
+    label_probabilities,
+)
 from llm_validation_framework.judges.scripted import ScriptedJudge
 
 YES_NO = {"yes": 1.0, "no": 0.0}

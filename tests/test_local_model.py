@@ -10,7 +10,12 @@ import pytest
 
 from llm_validation_framework.errors import LocalModelError
 from llm_validation_framework.judges.local import model_file as lm
-from llm_validation_framework.judges.local.model_file import ModelPart, discover_parts, ensure_default_model, resolve_model_path
+from llm_validation_framework.judges.local.model_file import (
+    ModelPart,
+    discover_parts,
+    ensure_default_model,
+    resolve_model_path,
+)
 
 CHUNKS = [b"GGUF" + b"a" * 60, b"b" * 64, b"c" * 17]
 WHOLE_SHA = hashlib.sha256(b"".join(CHUNKS)).hexdigest()

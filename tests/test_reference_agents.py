@@ -9,8 +9,8 @@ from llm_validation_framework.checks.answer_accuracy import AnswerAccuracyCheck
 from llm_validation_framework.checks.context_relevance import ContextRelevanceCheck
 from llm_validation_framework.checks.response_groundedness import ResponseGroundednessCheck
 from llm_validation_framework.errors import ConfigError
-from llm_validation_framework.types.inputs import parse_sample
 from llm_validation_framework.judges.scripted import ScriptedJudge
+from llm_validation_framework.types.inputs import parse_sample
 from llm_validation_framework.types.progress import ProgressEvent
 
 CASE = {"question": "When was Einstein born?", "answer": "He was born in 1879.", "reference": "1879",
@@ -55,4 +55,5 @@ def test_every_template_request_has_labels_the_local_judge_can_read():
     assert len(judge.requests) == 2 + 2 + 2
     for request in judge.requests:
         check_labels(request.labels)
-        assert len(build_chat_prompt(request)) < 1500   # short prompts: every token costs the small local model CPU time
+        # short prompts: every token costs the small local model CPU time
+        assert len(build_chat_prompt(request)) < 1500

@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
+from llm_validation_framework.apps.report import write_report
 from llm_validation_framework.errors import ConfigError, JudgeCallError
 from llm_validation_framework.judges.base import VerdictRequest
 from llm_validation_framework.judges.scripted import ScriptedJudge
-from llm_validation_framework.apps.report import write_report
 from llm_validation_framework.runner import run_dataset
 
 EVIL = ('<script>document.title="pwned"</script></details><img src=x onerror="document.title=\'pwned\'">'

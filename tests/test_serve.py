@@ -91,7 +91,8 @@ def test_models_health_and_a_chat_completion_with_usage(server, backend):
     reply = json.loads(text)
     assert reply["object"] == "chat.completion"
     assert reply["model"] == "anything"  # echoes what the client asked for, as OpenAI does
-    assert reply["choices"] == [{"index": 0, "message": {"role": "assistant", "content": "ok"}, "finish_reason": "stop"}]
+    assert reply["choices"] == [
+        {"index": 0, "message": {"role": "assistant", "content": "ok"}, "finish_reason": "stop"}]
     assert reply["usage"] == {"prompt_tokens": 4, "completion_tokens": 1, "total_tokens": 5}
 
 
@@ -537,4 +538,5 @@ def test_python_dash_m_runs_the_same_command():
 
     out = subprocess.run([sys.executable, "-m", "llm_validation_framework.apps.serve", "--help"], capture_output=True,
                          text=True, timeout=60)
-    assert out.returncode == 0 and "--parallel" in out.stdout and "python -m llm_validation_framework.apps.serve" in out.stdout
+    assert out.returncode == 0
+    assert "--parallel" in out.stdout and "python -m llm_validation_framework.apps.serve" in out.stdout

@@ -19,8 +19,13 @@ from llm_validation_framework.apps.serve import ModelServer, validate_completion
 from llm_validation_framework.errors import ConfigError, JudgeCallError
 from llm_validation_framework.judges import make_judge
 from llm_validation_framework.judges.base import VerdictRequest
-from llm_validation_framework.judges.local import (DEFAULT_CALIBRATION, Completion, LocalJudge, ServedBackend,
-                                             build_chat_prompt)
+from llm_validation_framework.judges.local import (
+    DEFAULT_CALIBRATION,
+    Completion,
+    LocalJudge,
+    ServedBackend,
+    build_chat_prompt,
+)
 from llm_validation_framework.judges.local.model_file import DEFAULT_MODEL_NAME
 
 YES_NO = {"yes": 1.0, "no": 0.0}

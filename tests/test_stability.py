@@ -6,12 +6,12 @@ import pytest
 
 from llm_validation_framework.agents.accuracy import AccuracyAgent
 from llm_validation_framework.agents.reference import AnswerAccuracyAgent
+from llm_validation_framework.agents.stability import run_repeated, stability_summary
 from llm_validation_framework.checks.base import Check
 from llm_validation_framework.errors import ConfigError
-from llm_validation_framework.types.inputs import parse_sample
 from llm_validation_framework.judges.scripted import ScriptedJudge
+from llm_validation_framework.types.inputs import parse_sample
 from llm_validation_framework.types.results import CheckResult
-from llm_validation_framework.agents.stability import run_repeated, stability_summary
 from llm_validation_framework.types.usage import Usage
 
 SAMPLE = parse_sample({"question": "q?", "answer": "a", "reference": "a"})

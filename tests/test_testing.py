@@ -10,8 +10,7 @@ from llm_validation_framework.checks.factual import FACTUAL_OPTIONS
 from llm_validation_framework.checks.relevancy import RELEVANCY_OPTIONS
 from llm_validation_framework.errors import ConfigError, JudgeCallError
 from llm_validation_framework.judges.scripted import ScriptedJudge
-from llm_validation_framework.testing import (aassert_passes, assert_fails, assert_passes, format_failure,
-                                              lvf_cached_judge)  # noqa: F401 - the fixture is used by name
+from llm_validation_framework.testing import aassert_passes, assert_fails, assert_passes, format_failure
 
 CASE = {"question": "Where is the Eiffel Tower?", "answer": "The Eiffel Tower is located in Paris, France."}
 
@@ -90,6 +89,7 @@ def test_format_failure_is_readable_for_long_reasons():
     assert text.splitlines()[0] == "relevancy FAIL" and len(text.splitlines()[1]) < 400
 
 
+# lvf_cached_judge comes from the package's pytest11 plugin, as it does in users' suites (no import)
 def test_cached_judge_fixture_replays_without_calls(lvf_cached_judge):
     good_r, _ = labels("relevancy")
     first = ScriptedJudge([{"verdict": good_r, "reason": "once"}])

@@ -271,8 +271,8 @@ def hard_negative_pairs(questions: list[dict], answers: dict[str, list[str]], rn
                         max_sim: float = 0.5, max_ref_overlap: float = 0.34) -> dict[str, tuple[str, list[str]]]:
     """For each question, the most similar OTHER question (same ``bucket`` first) and its usable answers.
 
-    Similarity is Jaccard over stemmed content words (``stems``). Near-duplicates (similarity >= ``max_sim``, or the same
-    word set) are skipped, and so are borrowed answers that share more than ``max_ref_overlap`` of
+    Similarity is Jaccard over stemmed content words (``stems``). Near-duplicates (similarity >= ``max_sim``, or the
+    same word set) are skipped, and so are borrowed answers that share more than ``max_ref_overlap`` of
     their content words with the question's own answers and references (``refs``): an answer that
     could answer the question is no negative. Ties break on a seeded random order.
     """

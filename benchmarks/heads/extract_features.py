@@ -34,7 +34,8 @@ TASKS = ("support", "relevance", "answer_accuracy", "answer_relevancy")
 
 
 def default_out() -> Path:
-    return Path(os.environ.get("LVF_BENCH_DATA") or Path.home() / ".cache" / "llm_validation_framework" / "bench-data") / "features"
+    data = os.environ.get("LVF_BENCH_DATA") or Path.home() / ".cache" / "llm_validation_framework" / "bench-data"
+    return Path(data) / "features"
 
 
 def recorder() -> ScriptedJudge:

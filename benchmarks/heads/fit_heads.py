@@ -41,7 +41,7 @@ from llm_validation_framework.judges.local.heads import label_logprobs  # noqa: 
 from llm_validation_framework.text.overlap import answer_coverage, word_overlap  # noqa: E402
 
 JUDGE_DEV = ROOT.parent / "shared" / "data" / "judge-dev"
-POSITIVE = {"supported", "1", 1, True, "correct"}
+POSITIVE = {"supported", "1", 1, "correct"}
 
 
 def load_rows(task: str, feature_dir: Path) -> list[dict]:
@@ -137,7 +137,8 @@ class Head:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--task", required=True, choices=("support", "relevance", "answer_accuracy", "answer_relevancy"))
+    parser.add_argument("--task", required=True,
+                        choices=("support", "relevance", "answer_accuracy", "answer_relevancy"))
     parser.add_argument("--features", type=Path, default=default_out())
     parser.add_argument("--model", default=None, help="GGUF path (default: the package's default model)")
     parser.add_argument("--c", type=float, nargs="+", default=[0.001, 0.003, 0.01, 0.03])
@@ -188,7 +189,8 @@ def main(argv: list[str] | None = None) -> int:
     names = ["prompt", "overlap"] + [f"{n}@{c:g}" for c in args.c for n in ("probe", "head")]
     print(f"{'held-out source':40s} {'n':>4s} " + " ".join(f"{n:>15s}" for n in names))
     for held, result in sorted(by_source.items()):
-        print(f"{held[:40]:40s} {result['n']:4d} " + " ".join(f"{result[n][0]:.3f}/{result[n][1]:.3f}".rjust(15) for n in names))
+        cells = " ".join(f"{result[n][0]:.3f}/{result[n][1]:.3f}".rjust(15) for n in names)
+        print(f"{held[:40]:40s} {result['n']:4d} " + cells)
     fitted = [s for s in by_source if s in fit_sources]
     pooled = {}
     for name in names[2:]:
@@ -198,9 +200,11 @@ def main(argv: list[str] | None = None) -> int:
     print("pooled LOSO predictions (every fitted source's rows scored by the head fitted without it):")
     for name, (ba, au) in pooled.items():
         print(f"  {name:15s} balanced accuracy {ba:.3f}  AUC {au:.3f}")
-    print(f"{'mean over fitted sources (LOSO)':40s} {'':4s} " + " ".join(
-        f"{np.mean([by_source[s][n][0] for s in fitted]):.3f}/{np.nanmean([by_source[s][n][1] for s in fitted]):.3f}".rjust(15)
-        for n in names))
+    means = " ".join(
+        f"{np.mean([by_source[s][n][0] for s in fitted]):.3f}/{np.nanmean([by_source[s][n][1] for s in fitted]):.3f}"
+        .rjust(15)
+        for n in names)
+    print(f"{'mean over fitted sources (LOSO)':40s} {'':4s} " + means)
     best = max(args.c, key=lambda c: np.mean([by_source[s][f"head@{c:g}"][0] for s in fitted]))
     print(f"best C by LOSO balanced accuracy: {best:g}")
     if args.write:

@@ -14,8 +14,9 @@ import sys
 import time
 import urllib.request
 from collections import defaultdict
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 #: environment for every peer process: no telemetry, no dotenv, no network lookups
 PEER_ENV = {

@@ -36,8 +36,23 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(ROOT))
-from common import (PEER_ENV, SETS, Budget, Progress, auc, client_model, load_rows, paired_bootstrap,  # noqa: E402
-                    read_results, record, sample_rows, server_stats, sha256_file, stats_delta, summarise)
+from common import (  # noqa: E402
+    PEER_ENV,
+    SETS,
+    Budget,
+    Progress,
+    auc,
+    client_model,
+    load_rows,
+    paired_bootstrap,
+    read_results,
+    record,
+    sample_rows,
+    server_stats,
+    sha256_file,
+    stats_delta,
+    summarise,
+)
 
 DATA = ROOT.parent / "shared" / "data" / "judge-dev"
 #: set by Ctrl-C: no framework starts another row, and a row cut short is not written (resume redoes it)
@@ -82,12 +97,14 @@ _OUR_SCORING = ("import asyncio; from llm_validation_framework.checks.support im
 IMPORTS: dict[str, tuple[str, str]] = {
     "ours: import llm_validation_framework": ("project", "import llm_validation_framework"),
     "ours: SupportCheck + LiteLLMJudge + litellm": (
-        "project", _OUR_SCORING + "from llm_validation_framework.judges.litellm.judge import LiteLLMJudge; import litellm"),
+        "project",
+        _OUR_SCORING + "from llm_validation_framework.judges.litellm.judge import LiteLLMJudge; import litellm"),
     "ours: SupportCheck + LocalJudge served by lvf serve (HTTP, stdlib)": (
         "project", _OUR_SCORING + "from llm_validation_framework.judges.local import LocalJudge, ServedBackend; "
                                   "import urllib.request"),
     "ours: SupportCheck + LocalJudge + xllamacpp": (
-        "project", _OUR_SCORING + "from llm_validation_framework.judges.local.judge import LocalJudge; import xllamacpp"),
+        "project",
+        _OUR_SCORING + "from llm_validation_framework.judges.local.judge import LocalJudge; import xllamacpp"),
     "deepeval: import deepeval": ("peer", "import deepeval"),
     "deepeval: FaithfulnessMetric + GEval + LocalModel": (
         "peer", "from deepeval.metrics import FaithfulnessMetric, GEval; from deepeval.models import LocalModel"),
@@ -107,6 +124,7 @@ class Server:
         self.fake = None
         if args.fake:
             from fake_backend import FakeJudgeBackend
+
             from llm_validation_framework.apps.serve import ModelServer
 
             self.fake = ModelServer(FakeJudgeBackend(), port=0).start()
@@ -182,6 +200,7 @@ def our_check_and_judge(name: str, server: Server, args: argparse.Namespace):
         judge = LocalJudge(backend=backend, calibration=calibration)
     elif name.endswith("_local") and args.fake:  # never load the real model in a plumbing run
         from fake_backend import _pick
+
         from llm_validation_framework.judges.scripted import ScriptedJudge
 
         judge = ScriptedJudge(lambda request: {"verdict": _pick(request.prompt, list(request.options))},
@@ -339,7 +358,7 @@ def _by_set(results: dict[str, Any]) -> dict[str, list[str]]:
 def common_rows(results: dict[str, Any], out_dir: Path) -> dict[str, Any]:
     """Each framework re-scored on only the rows every framework of its set finished (same rows, fair)."""
     common = {}
-    for set_name, keys in _by_set(results).items():
+    for keys in _by_set(results).values():
         id_sets = [set(results["frameworks"][k].get("ids", [])) for k in keys]
         shared = set.intersection(*id_sets) if id_sets else set()
         for key in keys:
@@ -420,8 +439,9 @@ def table(results: dict[str, Any], *, which: str = "frameworks") -> str:
         set_name, name = key.split("/", 1)
         s = summary
         lines.append(
-            f"| {set_name} | {name} | {s['eval_rows']} ({s['eval_scored']}) | {s['calib_rows']} | {_fmt(s['threshold'])} "
-            f"| {_fmt(s['ba_scored'])} | {_fmt(s['ba_all'])} | {_fmt(s['ba_at_0_5'])} | {_fmt(s['auc'])} "
+            f"| {set_name} | {name} | {s['eval_rows']} ({s['eval_scored']}) | {s['calib_rows']} "
+            f"| {_fmt(s['threshold'])} | {_fmt(s['ba_scored'])} | {_fmt(s['ba_all'])} | {_fmt(s['ba_at_0_5'])} "
+            f"| {_fmt(s['auc'])} "
             f"| {_fmt(s['calls_per_row'], 1)} | {_fmt(s['prompt_tokens_per_row'], 0)} "
             f"| {_fmt(s['completion_tokens_per_row'], 0)} | {_fmt(s['seconds_per_row'], 1)} "
             f"| {s['unscored'] + s['unscored_calib']} |")

@@ -9,8 +9,7 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from common import (Progress, auc, balanced_accuracy, choose_threshold, load_rows,  # noqa: E402
-                    sample_rows, summarise)
+from common import Progress, auc, balanced_accuracy, choose_threshold, load_rows, sample_rows, summarise  # noqa: E402
 
 DATA = Path(__file__).resolve().parents[3] / "shared" / "data" / "judge-dev"
 

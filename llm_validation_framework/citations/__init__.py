@@ -32,6 +32,19 @@ _EXPORTS = {
     "strip_markers": "markers",
 }
 
-__all__ = sorted(_EXPORTS)
+# written out so linters and type checkers see the public names; a test keeps it equal to _EXPORTS
+__all__ = [
+    "CitationMarker",
+    "CitedSentence",
+    "KeyLedger",
+    "Reference",
+    "VerdictMemo",
+    "cited_sentences",
+    "extract_references",
+    "find_malformed_markers",
+    "find_markers",
+    "normalize_key",
+    "strip_markers",
+]
 
 __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)

@@ -14,8 +14,8 @@ from typing import TYPE_CHECKING, Any
 
 from .._lazy import lazy_exports
 from ..errors import ConfigError
-from .base import Judge, Verdict, VerdictRequest
 from ..infra.providers import PROVIDERS, needs_api_key, suggest_provider
+from .base import Judge, Verdict, VerdictRequest
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..infra.config import Settings

@@ -152,7 +152,7 @@ class Judge(ABC):
     async def verdict(self, request: VerdictRequest) -> Verdict:
         """Answer one request or raise :class:`~llm_validation_framework.errors.JudgeError`."""
 
-    async def prepare(self) -> None:
+    async def prepare(self) -> None:  # noqa: B027 - an optional hook: most judges have nothing to set up
         """Do slow one-time set-up now (imports, lazy initialisation) rather than in the first call.
 
         Never calls the model: worker processes run it before they take cases."""
@@ -161,5 +161,5 @@ class Judge(ABC):
         """Settings worth recording in a results header (never secrets)."""
         return {"judge": type(self).__name__, "model": self.name}
 
-    async def aclose(self) -> None:  # pragma: no cover - default no-op
+    async def aclose(self) -> None:  # pragma: no cover  # noqa: B027 - an optional hook: most judges hold nothing
         """Release resources (HTTP clients, models)."""

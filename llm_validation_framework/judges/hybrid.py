@@ -68,9 +68,9 @@ class HybridJudge(Judge):
             return replace(local, notes=(*local.notes, f"the API judge ({self.api.name}) failed ({exc}); "
                                          f"decided by the local model ({self.local.name})"))
         usage = local.usage + api.usage
+        rounded = {k: round(v, 3) for k, v in local.probabilities.items()} if local.probabilities else None
         local_note = (f"local {self.local.name}: {local.label} (score {local.score:.2f}"
-                      + (f", P={dict((k, round(v, 3)) for k, v in local.probabilities.items())}" if local.probabilities else "")
-                      + ")")
+                      + (f", P={rounded}" if rounded else "") + ")")
         if borderline or self.api_decides_reasons:
             return replace(api, usage=usage, notes=(*api.notes, f"decided by the API judge ({self.api.name}): {why}",
                                                     local_note))

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable, Iterable
-from typing import Any, Union
+from typing import Any
 
 from ..errors import ScriptExhaustedError
 from ..types.usage import Usage
@@ -23,7 +23,7 @@ from .parsing import parse_verdict
 
 __all__ = ["ScriptedJudge"]
 
-Reply = Union[str, dict, Verdict, BaseException]
+Reply = str | dict | Verdict | BaseException
 
 
 class ScriptedJudge(Judge):

@@ -1,8 +1,9 @@
 """What an evaluation returns: one :class:`CheckResult` per sub-check inside an :class:`EvaluationResult`.
 
 ``EvaluationResult`` reads as a dict (``result["status"]``, ``result["score"]``,
-``result["reason"]`` …) and also has attributes and a per-check breakdown. A check the judge could not score is *unscored* (``score is None``) with
-the error and raw replies kept, never a silent 0.
+``result["reason"]`` …) and also has attributes and a per-check breakdown. A check the judge
+could not score is *unscored* (``score is None``) with the error and raw replies kept, never a
+silent 0.
 """
 
 from __future__ import annotations
@@ -132,4 +133,5 @@ class EvaluationResult(Mapping):
 
     def __repr__(self) -> str:
         score = "None" if self.score is None else f"{self.score:.3f}"
-        return f"EvaluationResult(agent={self.agent!r}, status={self.status!r}, score={score}, threshold={self.threshold})"
+        return (f"EvaluationResult(agent={self.agent!r}, status={self.status!r}, score={score}, "
+                f"threshold={self.threshold})")

@@ -104,8 +104,9 @@ class ChatRequest(BaseModel):
     stream_options: dict[str, Any] | None = Field(None, description="an object such as {\"include_usage\": true}")
 
     #: passed to llama.cpp as they are when given (messages, max_tokens and response_format are built)
-    PASSED_ON: ClassVar[tuple[str, ...]] = ("temperature", "top_p", "seed", "stop", "logprobs", "top_logprobs", "presence_penalty",
-                 "frequency_penalty", "logit_bias", "tools", "tool_choice", "grammar", "json_schema")
+    PASSED_ON: ClassVar[tuple[str, ...]] = (
+        "temperature", "top_p", "seed", "stop", "logprobs", "top_logprobs", "presence_penalty",
+        "frequency_penalty", "logit_bias", "tools", "tool_choice", "grammar", "json_schema")
 
     @property
     def generations(self) -> int:

@@ -169,7 +169,8 @@ def _check_cache_writable(directory: Path) -> None:
     except OSError as exc:
         raise LocalModelError(
             f"cannot create the model cache directory {directory}: {exc.strerror or exc}. Fix: set "
-            f"{CACHE_ENV} (or pass cache_dir=) to a writable directory, or set {MODEL_PATH_ENV} to an existing GGUF file"
+            f"{CACHE_ENV} (or pass cache_dir=) to a writable directory, "
+            f"or set {MODEL_PATH_ENV} to an existing GGUF file"
         ) from exc
     if not os.access(directory, os.W_OK | os.X_OK):
         raise LocalModelError(
