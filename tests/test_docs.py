@@ -36,10 +36,7 @@ FENCE = re.compile(r"^(\s*)```\s*([\w+-]*)")
 PYTHON, SHELL = {"python", "py"}, {"bash", "sh", "shell", "console"}
 #: blocks of pages other people are editing that do not run as written yet: (page, text in the
 #: block) -> why. Expected to fail until the page is fixed; then delete the entry.
-NOT_YET_RUNNABLE = {
-    ("local-judge.md", 'eval_mode("hybrid"'): "uses LiteLLMJudge, LocalJudge and api_judge without importing or "
-                                              "defining them",
-}
+NOT_YET_RUNNABLE: dict[tuple[str, str], str] = {}
 
 
 @dataclass(frozen=True)
