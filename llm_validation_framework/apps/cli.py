@@ -2,7 +2,7 @@
 
     lvf run CASES.jsonl --agent accuracy,citation [--provider P --model M --api-base URL]
             [--concurrency N] [--out results.jsonl] [--html report.html] [--resume] [--limit N]
-            [--no-cache] [--map question=prompt ...]
+            [--no-cache] [--map question=prompt ...] [--ray [ADDRESS]]
     lvf check --agent relevancy --question "…" --answer "…"
     lvf config show
     lvf report results.jsonl --html report.html
@@ -64,9 +64,12 @@ def main() -> None:
                    "context_relevance, groundedness (or package.module:Class)")
 @judge_options
 @click.option("--concurrency", "-j", type=click.IntRange(min=1), help="cases in flight at once (default: settings, 8)")
-@click.option("--workers", "-w", type=click.IntRange(min=1), default=1, show_default=True,
-              help="processes sharing the cases in flight: for fast endpoints at high concurrency, where one "
-                   "process's per-call CPU is the limit (API judges and agents by name)")
+@click.option("--ray", "ray_address", is_flag=False, flag_value="local", default=None, metavar="[ADDRESS]",
+              help="evaluate the cases in Ray actors: alone, a local Ray instance; auto, HOST:PORT or "
+                   "ray://HOST:10001 joins a cluster (needs the [ray] extra; see docs/distributed.md)")
+@click.option("--ray-actors", type=click.IntRange(min=1), help="Ray actors (default: the cluster's CPUs / --ray-cpus)")
+@click.option("--ray-cpus", type=click.FloatRange(min=0, min_open=True), default=1.0, show_default=True,
+              help="CPUs per Ray actor (a local judge uses that many threads)")
 @click.option("--out", "-o", type=click.Path(dir_okay=False), help="results JSONL (default: <cases>.results.jsonl)")
 @click.option("--html", type=click.Path(dir_okay=False), help="also write a self-contained HTML report here")
 @click.option("--resume", is_flag=True, help="keep the cases already in --out, run the rest")
@@ -79,7 +82,8 @@ def main() -> None:
 @click.option("--quiet", "-q", is_flag=True, help="no progress bar")
 def run(cases: str, agents: tuple[str, ...], provider: str | None, model: str | None, api_base: str | None,
         config_path: str | None, judge_path: str | None, no_cache: bool, cache_path: str | None,
-        concurrency: int | None, workers: int, out: str | None, html: str | None, resume: bool, overwrite: bool,
+        concurrency: int | None, ray_address: str | None, ray_actors: int | None, ray_cpus: float,
+        out: str | None, html: str | None, resume: bool, overwrite: bool,
         limit: int | None, field_map: tuple[str, ...], threshold: float | None, repeats: int | None,
         quiet: bool) -> None:
     """Evaluate every case of a JSONL file; write results as they finish."""
@@ -104,7 +108,7 @@ def run(cases: str, agents: tuple[str, ...], provider: str | None, model: str | 
                 cases, list(agents), concurrency=concurrency, out=out_path, resume=resume, overwrite=overwrite,
                 limit=limit, field_map=list(field_map), cache=cache, on_progress=bar.update, judge=judge,
                 provider=provider, model=model, api_base=api_base, config_path=config_path, threshold=threshold,
-                repeats=repeats, workers=workers, settings={"config_file": str(settings.config_file.path) if settings and settings.config_file.path
+                repeats=repeats, ray=_ray_choice(ray_address, ray_actors, ray_cpus), settings={"config_file": str(settings.config_file.path) if settings and settings.config_file.path
                           else None, "judge_path": judge_path})
     except KeyboardInterrupt:
         done = bar.last.done if bar.last else 0
@@ -293,6 +297,17 @@ def _cache_choice(no_cache: bool, cache_path: str | None, settings: Any) -> bool
     if cache_dir:
         return Path(cache_dir) / "judge-cache.sqlite"
     return True
+
+
+def _ray_choice(address: str | None, actors: int | None, cpus: float) -> Any:
+    """--ray [ADDRESS] and its options as run_dataset's ``ray=`` (None: in this process)."""
+    if address is None:
+        if actors is not None:
+            raise ConfigError("--ray-actors needs --ray")
+        return None
+    from ..runner import RayOptions
+
+    return RayOptions(address=address, actors=actors, cpus_per_actor=cpus)
 
 
 def _case_from_options(question: str | None, answer: str | None, reference: str | None,

@@ -140,7 +140,7 @@ class Judge(ABC):
     #: cancels out. Off for the small local model, which ranks the swapped template worse
     #: (docs/local-judge.md)
     swapped_roles: bool = True
-    #: the judge holds a model in this process (one copy per process; workers=N refuses it)
+    #: the judge holds a model in this process (one copy per process; a Ray actor sets its threads)
     in_process_model: bool = False
 
     def copy_hints(self, other: Judge) -> None:

@@ -25,6 +25,7 @@ from ..judges.cache import CachedJudge
 from ..types.usage import Usage
 from .dataset import CaseRow, count_rows, iter_cases, parse_field_map
 from .probe import probe_prompt_hashes
+from .ray_executor import ActorPlan, RayOptions, check_ray_run, import_ray, ray_options
 from .registry import build_agents
 from .results_file import ResultsWriter, load_prior, redact, usage_from_dict
 from .summary import AgentSummary, RunSummary
@@ -88,7 +89,7 @@ def run_dataset(
     rag: RAGProvider | None = None,
     repeats: int | None = None,
     settings: Mapping[str, Any] | None = None,
-    workers: int = 1,
+    ray: RayOptions | str | bool | None = None,
 ) -> RunSummary:
     """Evaluate every case of a JSONL file with each agent: :func:`arun_dataset` for code that has no
     event loop running (it refuses to run inside one)."""
@@ -99,7 +100,7 @@ def run_dataset(
             path, agents, concurrency=concurrency, out=out, resume=resume, overwrite=overwrite, limit=limit,
             field_map=field_map, cache=cache, on_progress=on_progress, judge=judge, provider=provider, model=model,
             api_base=api_base, config_path=config_path, threshold=threshold, rag=rag, repeats=repeats,
-            settings=settings, workers=workers))
+            settings=settings, ray=ray))
     raise RuntimeError("run_dataset() was called inside a running event loop: use `await arun_dataset(...)` there")
 
 
@@ -124,7 +125,7 @@ async def arun_dataset(
     rag: RAGProvider | None = None,
     repeats: int | None = None,
     settings: Mapping[str, Any] | None = None,
-    workers: int = 1,
+    ray: RayOptions | str | bool | None = None,
 ) -> RunSummary:
     """Evaluate a JSONL dataset and stream one results line per (case, agent) to ``out``.
 
@@ -134,9 +135,10 @@ async def arun_dataset(
       ``model``, ``api_base`` and ``config_path`` as an agent builds it (environment and
       config.ini fill what is None). ``threshold``, ``rag`` and ``repeats`` (odd: each check asked
       that many times, the median kept) go to agents built by name; None keeps their defaults.
-    * ``concurrency``: (case, agent) units in flight at once. ``workers`` > 1 spreads them over
-      that many processes (API judges and agents by name only; see runner/processes.py): for fast
-      endpoints where one process's per-call CPU, not the judge, is the limit.
+    * ``concurrency``: (case, agent) units in flight at once, across the whole cluster on Ray.
+    * ``ray``: None runs in this process; True (a local Ray instance), an address (``"auto"``,
+      ``"host:6379"``, ``"ray://host:10001"``) or a :class:`~.ray_executor.RayOptions` evaluates the
+      units in Ray actors (agents by name; needs the ``[ray]`` extra; see runner/ray_executor.py).
     * ``out``: the results file (None: ``<dataset>.results.jsonl`` in the working directory). An
       existing non-empty file is an error unless ``resume`` (keep its PASS/FAIL cases, run the
       rest, UNSCORED and ERROR included) or ``overwrite``.
@@ -149,7 +151,7 @@ async def arun_dataset(
     """
     started = time.perf_counter()
     concurrency = _positive_int(concurrency, "concurrency")
-    workers = _positive_int(workers, "workers")
+    ray_plan = ray_options(ray)
     if limit is not None:
         limit = _positive_int(limit, "limit")
     field_map = parse_field_map(field_map)
@@ -179,13 +181,12 @@ async def arun_dataset(
         if cache is not False:
             built = [(name, _with_cache(agent, cache_path, owned)) for name, agent in built]
         spec = None
-        if workers > 1:
-            from .processes import WorkerSpec, check_workers
-
-            spec = WorkerSpec(workers=workers, judge_payload=check_workers(workers, agents, judge, rag),
-                              agent_names=tuple(name for name, _ in built),
-                              cache_path=str(shared.path) if isinstance(shared, CachedJudge) else None,
-                              threshold=threshold, repeats=repeats)
+        if ray_plan is not None:
+            check_ray_run(agents, judge, rag)
+            import_ray()  # the missing extra named before the results file is touched
+            spec = (ray_plan, ActorPlan(judge=judge, agent_names=tuple(name for name, _ in built),
+                                        cache_path=str(shared.path) if isinstance(shared, CachedJudge) else None,
+                                        threshold=threshold, repeats=repeats))
         return await _run(path, built, shared, out_path, started, rows_total=rows_total,
                           concurrency=concurrency, resume=resume, limit=limit, field_map=field_map,
                           on_progress=on_progress, spec=spec, settings={
@@ -193,7 +194,8 @@ async def arun_dataset(
                               "resume": resume,
                               "cache": str(shared.path) if isinstance(shared, CachedJudge) else bool(cache),
                               "provider": provider, "model": model, "api_base": api_base, "threshold": threshold,
-                              "repeats": repeats, "workers": workers, **dict(settings or {})})
+                              "repeats": repeats, "ray": ray_plan.describe() if ray_plan is not None else None,
+                              **dict(settings or {})})
     finally:
         for item in reversed(owned):
             if isinstance(item, CachedJudge):
@@ -290,14 +292,13 @@ async def _run(path: str | Path, built: list[tuple[str, Any]], shared: Judge | N
     if spec is None:
         tasks = [asyncio.create_task(produce())] + [asyncio.create_task(work()) for _ in range(concurrency)]
     else:
-        from .processes import run_in_processes
+        from .ray_executor import run_on_ray
 
         def on_ready(seconds: float) -> None:
-            summary.workers_ready_s = seconds
+            summary.actors_ready_s = seconds
 
-        tasks = [asyncio.create_task(run_in_processes(spec, concurrency,
-                                                      ((row, name) for row, name, _ in units()), record_finished,
-                                                      on_ready))]
+        tasks = [asyncio.create_task(run_on_ray(*spec, concurrency, ((row, name) for row, name, _ in units()),
+                                                record_finished, on_ready))]
     try:
         await gather_or_cancel(tasks)
     except BaseException:

@@ -69,8 +69,8 @@ class RunSummary:
     notes: list[str] = field(default_factory=list)
     #: per (agent, source) agreement with the rows' labels, when the dataset has labels (see runner.labels)
     label_groups: list[Any] = field(default_factory=list)
-    #: workers > 1: seconds from the run's start until every worker process had its judge ready
-    workers_ready_s: float | None = None
+    #: on Ray: seconds from the run's start until every actor had its judge ready
+    actors_ready_s: float | None = None
 
     @property
     def usage(self) -> Usage:
@@ -94,7 +94,7 @@ class RunSummary:
                 "wall_s": round(self.wall_s, 3), "rows": self.rows, "skipped": self.skipped,
                 "evaluated": self.evaluated, "interrupted": self.interrupted, "notes": list(self.notes),
                 "out": str(self.out) if self.out else None,
-                **({"workers_ready_s": round(self.workers_ready_s, 3)} if self.workers_ready_s is not None else {})}
+                **({"actors_ready_s": round(self.actors_ready_s, 3)} if self.actors_ready_s is not None else {})}
 
 
 def format_cost(usage: Usage) -> str:

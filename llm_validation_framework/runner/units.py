@@ -1,5 +1,5 @@
 """One (case, agent) unit of a run, evaluated into its results line; shared by the in-process run
-(runner.core) and the worker processes (runner.processes), so neither imports the other's internals.
+(runner.core) and the Ray actors (runner.ray_actor), so neither imports the other's internals.
 
 A unit never raises for its own case: a bad row, a retriever failure or a judge error that escaped
 its check becomes an ERROR record naming the line and field. Only a ConfigError (every case would

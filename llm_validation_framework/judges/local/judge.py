@@ -173,7 +173,7 @@ class LocalJudge(Judge):
         return described
 
     def __getstate__(self) -> dict[str, Any]:
-        """Picklable when served (``--workers``): the lock is rebuilt; an in-process model never travels."""
+        """Picklable (a Ray actor receives it): the lock is rebuilt; an in-process model never travels."""
         state = dict(self.__dict__)
         state["_lock"] = None
         if not isinstance(state.get("_backend"), ServedBackend):

@@ -1,6 +1,6 @@
 """ServedBackend: the local judge's model in a running ``lvf serve``, reached over HTTP.
 
-Several processes (test workers, ``lvf run --workers N``) can share one loaded model instead of
+Several processes (test workers, notebooks) can share one loaded model instead of
 each loading its own. This client sends the very prompts an in-process judge would and reads
 the same top-token probabilities back, so verdicts, calibration and usage do not change.
 

@@ -1,0 +1,55 @@
+"""The Ray actor of a distributed run: builds its judge and agents once, then evaluates units.
+
+This module does not import Ray: :mod:`runner.ray_executor` wraps :class:`UnitActor` with
+``ray.remote`` when a run asks for Ray, so the class stays importable (and testable) without it.
+
+One actor holds one copy of what is expensive to build: the judge (a LocalJudge loads its model
+once per actor, with llama.cpp threads equal to the CPUs the actor holds), the sqlite judge cache
+and the agents. Its methods are coroutines, so an API judge's calls for the units sent to it run
+concurrently inside the actor; the driver decides how many units are in flight.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from .dataset import CaseRow
+from .units import aclose_quietly, evaluate_unit
+
+__all__ = ["UnitActor"]
+
+
+class UnitActor:
+    """Evaluates (case, agent) units with agents built by name on ``judge``.
+
+    ``cache_path`` None: no judge cache. ``cpus``: the CPUs Ray reserved for this actor; an
+    in-process model judge (LocalJudge) runs with that many threads."""
+
+    def __init__(self, judge: Any, agent_names: tuple[str, ...], cache_path: str | None,
+                 threshold: float | None, repeats: int | None, cpus: float) -> None:
+        from ..judges.cache import CachedJudge
+        from .registry import build_agents
+
+        if getattr(judge, "in_process_model", False) and hasattr(judge, "n_threads"):
+            judge.n_threads = max(1, int(cpus))
+        self._judge = judge
+        self._shared = CachedJudge(judge, cache_path) if cache_path is not None else judge
+        self._agents = dict(build_agents(list(agent_names), self._shared, threshold=threshold, repeats=repeats))
+
+    async def ready(self) -> int:
+        """Finish the judge's slow set-up (litellm's import, a model load) before the first unit; the pid."""
+        await self._judge.prepare()
+        return os.getpid()
+
+    async def evaluate(self, row: CaseRow, name: str) -> dict[str, Any]:
+        """The results line of agent ``name`` on ``row`` (a case's failure is its ERROR line)."""
+        return await evaluate_unit(row, name, self._agents[name])
+
+    async def close(self) -> None:
+        """Close the cache file and the judge's clients."""
+        from ..judges.cache import CachedJudge
+
+        if isinstance(self._shared, CachedJudge):
+            self._shared.close()
+        await aclose_quietly(self._judge)
