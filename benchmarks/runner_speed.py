@@ -2,6 +2,7 @@
 
     python benchmarks/runner_speed.py [--cases 500] [--concurrency 32] [--delay 0.2] [--agent accuracy]
                                       [--memory-cases 10000] [--memory-judge scripted|stub]
+                                      [--ray [ADDRESS] [--ray-actors N] [--ray-cpus C]]
 
 0. **Runner overhead**: the same run with an in-process judge answering after exactly ``--delay``
    (no HTTP, no litellm): what the runner itself adds. Target ≤ 1.2× ideal.
@@ -98,6 +99,22 @@ class StubProcess:
         self.proc.wait(timeout=10)
 
 
+def connect_ray(address: str) -> float:
+    """Connect (or start a local instance: 2 CPUs' worth of this machine, no dashboard, no usage
+    statistics) before the timed run; the seconds it took."""
+    import os
+
+    import ray
+
+    os.environ["RAY_USAGE_STATS_ENABLED"] = "0"
+    started = time.perf_counter()
+    if address == "local":
+        ray.init(include_dashboard=False, logging_level="WARNING")
+    else:
+        ray.init(address=address, logging_level="WARNING")
+    return time.perf_counter() - started
+
+
 def speed_and_cache(args, work: Path) -> bool:
     from llm_validation_framework.judges.litellm.judge import LiteLLMJudge
     from llm_validation_framework.runner import run_dataset
@@ -111,14 +128,20 @@ def speed_and_cache(args, work: Path) -> bool:
         run_dataset(warm, [args.agent], judge=judge, out=work / "warm.results.jsonl", cache=False, overwrite=True)
         base = server.requests()
 
+        ray, connect_s = None, 0.0
+        if args.ray:
+            from llm_validation_framework.runner import RayOptions
+
+            connect_s = connect_ray(args.ray)
+            ray = RayOptions(address=args.ray, actors=args.ray_actors, cpus_per_actor=args.ray_cpus)
         started, cpu = time.perf_counter(), time.process_time()
         first = run_dataset(data, [args.agent], judge=judge, out=work / "run1.jsonl", cache=cache,
-                            concurrency=args.concurrency, overwrite=True, workers=args.workers)
+                            concurrency=args.concurrency, overwrite=True, ray=ray)
         first_s, first_cpu = time.perf_counter() - started, time.process_time() - cpu
-        # with workers, the timed part starts once every worker has its judge ready (cases are sent
-        # only then); their start-up (a fresh interpreter importing litellm) is the counterpart of the
-        # single process's warm-up above, and is printed beside it
-        startup = first.workers_ready_s or 0.0
+        # on Ray, the timed part starts once every actor has its judge ready (units are sent only
+        # then); their start-up (a Ray worker importing litellm) is the counterpart of the single
+        # process's warm-up above, and is printed beside it, as is connecting to Ray
+        startup = first.actors_ready_s or 0.0
         end_to_end = first_s
         first_s -= startup
         first_requests, peak = server.stats()
@@ -126,7 +149,7 @@ def speed_and_cache(args, work: Path) -> bool:
 
         started = time.perf_counter()
         second = run_dataset(data, [args.agent], judge=judge, out=work / "run2.jsonl", cache=cache,
-                             concurrency=args.concurrency, overwrite=True)  # cache hits need no workers
+                             concurrency=args.concurrency, overwrite=True)  # cache hits need no actors
         second_s = time.perf_counter() - started
         second_requests = server.requests() - base - first_requests
     finally:
@@ -140,15 +163,16 @@ def speed_and_cache(args, work: Path) -> bool:
     cpu_floor = first_cpu  # litellm's per-call CPU cannot overlap itself: one process, one GIL
     a = first[args.agent]
     print(f"speed: {args.cases} cases x {args.agent} ({calls_per_case:.1f} judge calls each, asked at once), "
-          + (f"{args.workers} worker processes, " if args.workers > 1 else "") +
+          + (f"Ray ({args.ray}), " if args.ray else "") +
           f"concurrency {args.concurrency}, stub delay {args.delay * 1000:.0f} ms")
     print(f"  run 1 (cold cache): {first_s:.2f} s; stub requests {first_requests}; judge calls {first.usage.calls}; "
           f"pass {a.passed} fail {a.failed} unscored {a.unscored} errors {a.errors}; peak requests in flight at "
           f"the stub {peak}")
-    if args.workers > 1:
-        print(f"  {args.workers} worker processes: ready after {startup:.2f} s (interpreter + litellm import), then "
-              f"{first_s:.2f} s for the cases; end to end {end_to_end:.2f} s -> ratio {end_to_end / (rounds * args.delay):.3f}")
-        print(f"  parent process CPU {first_cpu:.2f} s (reading, writing, counting; the judge calls run in the workers)")
+    if args.ray:
+        print(f"  Ray: connected in {connect_s:.2f} s; actors ready after {startup:.2f} s (a Ray worker + litellm "
+              f"import), then {first_s:.2f} s for the cases; end to end {end_to_end:.2f} s -> ratio "
+              f"{end_to_end / (rounds * args.delay):.3f}")
+        print(f"  driver CPU {first_cpu:.2f} s (reading, writing, counting; the judge calls run in the actors)")
     else:
         print(f"  runner process CPU {first_cpu:.2f} s = {first_cpu / max(1, first.usage.calls) * 1000:.1f} ms per "
               f"judge call (litellm's request/response path dominates; see docs/cli.md)")
@@ -248,8 +272,11 @@ def main() -> int:
     parser.add_argument("--memory-cases", type=int, default=10_000)
     parser.add_argument("--memory-judge", choices=("scripted", "stub"), default="scripted")
     parser.add_argument("--memory-slack-mb", type=float, default=8.0)
-    parser.add_argument("--workers", type=int, default=1,
-                        help="run_dataset(workers=N): N processes share the cases in flight (speed test only)")
+    parser.add_argument("--ray", nargs="?", const="local", default=None, metavar="ADDRESS",
+                        help="run the speed test's units on Ray actors: alone a local instance, or an address "
+                             "(run inside `unshare -n`, see docs/distributed.md)")
+    parser.add_argument("--ray-actors", type=int, default=None)
+    parser.add_argument("--ray-cpus", type=float, default=1.0)
     parser.add_argument("--skip-speed", action="store_true")
     parser.add_argument("--skip-memory", action="store_true")
     args = parser.parse_args()
