@@ -267,7 +267,7 @@ class ProbabilityJudge(Judge):
 
 
 def test_coverage_leaves_out_question_words_and_takes_the_best_gold_answer():
-    from llm_validation_framework.text.evidence import answer_coverage
+    from llm_validation_framework.text.overlap import answer_coverage
 
     # "Einstein" is asked, so only "1879" counts
     assert answer_coverage("Einstein was born in 1879.", ["Einstein, 1879"], "When was Einstein born?") == 1.0

@@ -13,7 +13,7 @@ given to the judge, matching any one is enough, and the judge may use its own kn
 accept an equivalent answer the list misses (human raters do).
 
 Template 2 is asked when ``swap_roles`` is True; the default (None) follows the judge's
-``swapped_roles`` hint: API judges ask both (two calls, the seed's metric), the small local
+``swapped_roles`` hint: API judges ask both (two calls, ragas' metric), the small local
 model asks template 1 alone (one call), because on human-labelled rows its rating of the swapped
 template ranked answers worse than template 1 alone and pulled the mean down
 (docs/reference-agents.md, "Measured").
@@ -70,7 +70,7 @@ class AnswerAccuracyCheck(Check):
     def __init__(self, *, prefer_reason: bool = True, swap_roles: bool | None = None,
                  overlap_weight: float | None = None) -> None:
         # prefer_reason=False skips the reason: the local judge then reads the rating's
-        # probabilities only (~1 s instead of ~4-5 s a call); the seed metric has no reason at all.
+        # probabilities only (no generation); ragas' metric gives no reason at all.
         self.prefer_reason = prefer_reason
         if swap_roles is not None and not isinstance(swap_roles, bool):
             raise ConfigError(f"swap_roles must be True, False or None (the judge's preference), got {swap_roles!r}")

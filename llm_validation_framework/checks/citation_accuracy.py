@@ -129,7 +129,7 @@ class CitationAccuracyCheck(Check):
             row, exc = failures[0]
             message = (f"judge failed on sentence {row['index']} ({row['sentence'][:80]!r}): {exc}"
                        + (f" (and {len(failures) - 1} more)" if len(failures) > 1 else ""))
-            # as the seed: the check raises; unlike it, the error names the sentence and keeps every
+            # as agrag's metric: the check raises; unlike it, the error names the sentence and keeps every
             # other row (an agent reports the check unscored with them, see Agent.aevaluate)
             raise CheckJudgeError(message, check=self.name, details={**base, "rows": rows}, prompt_hash=prompt_hash,
                                   raw_replies=raw + list(exc.raw_replies), usage=usage) from exc

@@ -10,14 +10,14 @@ verdict, so the judge is called once per cited sentence (``granularity="sentence
 default: the whole sentence against all of its markers' passages) or once per marker group
 (``granularity="marker"``: "A [1], while B [2]." asks about "A" with passage 1 and "B" with
 passage 2; a sentence whose markers all sit at its end is one claim either way).
-``granularity="answer"`` is the reference page's LLM mode: one call reads the question, the
+``granularity="answer"`` is deepeval's LLM mode: one call reads the question, the
 numbered passages and the whole answer and says faithful/unfaithful (cheapest; which marker
 failed is then only what the judge lists). When
 citation_accuracy runs in the same evaluation, identical requests are answered once (the
 agent passes both checks one :class:`~llm_validation_framework.citations.memo.VerdictMemo`).
 A marker whose key the ledger never assigned fails without a judge call.
 ``check_uncited=True`` also asks, for every uncited sentence of at least four words, whether
-any passage supports it (the seed's "every factual claim is supported"), at one more call each.
+any passage supports it (deepeval's "every factual claim is supported"), at one more call each.
 """
 
 from __future__ import annotations
@@ -198,7 +198,7 @@ class CitationFaithfulnessCheck(Check):
 
     async def _whole_answer(self, answer: str, question: str | None, sample: Sample, judge: Judge,
                             claims: int) -> CheckResult:
-        """The reference page's LLM mode: one verdict on the whole answer with the numbered passages."""
+        """deepeval's LLM mode: one verdict on the whole answer with the numbered passages."""
         passages, trimmed = select_evidence(answer, sample.passages, evidence_budget(judge, self.max_evidence_chars))
         prompt = render(WHOLE_PROMPT, question=delimit("question", question) + "\n" if question else "",
                         passages=format_passages(passages), answer=delimit("answer", answer))

@@ -1,6 +1,6 @@
 """Context relevance: are the retrieved passages relevant to the question? (ragas' NVIDIA ContextRelevance, fixed)
 
-Two templates rate 0 / 1 / 2 (→ 0 / 0.5 / 1), and, beyond the seed, every passage gets its
+Two templates rate 0 / 1 / 2 (→ 0 / 0.5 / 1), and, beyond ragas' metric, every passage gets its
 own verdict so users see which retrieved passage was off-topic. To keep judge calls low the
 per-passage verdicts *are* the second template:
 
@@ -8,15 +8,15 @@ per-passage verdicts *are* the second template:
 * ``per_passage`` (template 2, different wording): one call per non-blank passage; its
   rating for the set is the best passage's (max), and each passage's rating is reported.
 
-The per-passage verdict is the seed-style 0/1/2 rating, or a yes/no question ("does this
+The per-passage verdict is ragas' 0/1/2 rating, or a yes/no question ("does this
 passage help answer the question?", P(yes) for probability judges) when the judge says it reads
-those better (``Judge.prefers_yes_no``: the small local model, whose relevance AUC on the WiCE
-dev rows is 0.84 asked yes/no against 0.76 on the rating scale); ``passage_verdict="rating"``
+those better (``Judge.prefers_yes_no``: the small local model ranks passages better asked yes/no
+than on the rating scale, docs/local-judge.md); ``passage_verdict="rating"``
 or ``"yes_no"`` forces one.
 
 Score = mean of the valid template ratings (or the one valid one); none valid → unscored.
-Judge calls per case = 1 + number of non-blank passages; with one passage that is exactly the
-seed's two calls. ``per_passage=False`` asks template 2 once over all passages instead (always
+Judge calls per case = 1 + number of non-blank passages; with one passage that is exactly
+ragas' two calls. ``per_passage=False`` asks template 2 once over all passages instead (always
 two calls, no per-passage breakdown). Blank passages are rated 0 without a call.
 """
 

@@ -1,7 +1,7 @@
 """Response groundedness: is the answer supported by the passages? (ragas' NVIDIA ResponseGroundedness, fixed)
 
 Two templates rate 0 / 1 / 2 (→ 0 / 0.5 / 1), asked concurrently; score = mean of the valid
-ratings, or the one valid rating; none valid → unscored. Beyond the seed, when the score is
+ratings, or the one valid rating; none valid → unscored. Beyond ragas' metric, when the score is
 below ``explain_below`` the result names the unsupported statements
 (``details["unsupported"]``):
 

@@ -58,7 +58,7 @@ def support_score(verdict: Verdict, claim: str, passages: Sequence[Passage],
     the blend can rank better than either; 0 leaves the decision to the judge. The overlap is
     measured on the whole passages, not on the evidence selected from them.
     """
-    if not overlap_weight:
+    if not overlap_weight or verdict.method == "head":  # a learned head has weighed the overlap already
         return verdict.score, None
     overlap = word_overlap(claim, [p.text for p in passages])
     return blend(verdict.score, overlap, overlap_weight), overlap

@@ -29,9 +29,7 @@ from collections.abc import Sequence
 
 from ..types.inputs import Passage
 
-# answer_coverage and word_overlap are not used here: scripts written before .overlap existed import
-# them from this module, so they stay importable (not part of its API)
-from .overlap import answer_coverage, content_words, word_overlap  # noqa: F401
+from .overlap import content_words
 from .sentences import split_sentences
 
 __all__ = ["select_evidence", "select_sentences"]
