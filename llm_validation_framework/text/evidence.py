@@ -28,7 +28,6 @@ from collections import Counter
 from collections.abc import Sequence
 
 from ..types.inputs import Passage
-
 from .overlap import content_words
 from .sentences import split_sentences
 
