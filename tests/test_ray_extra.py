@@ -80,3 +80,73 @@ def test_a_ray_instance_we_start_sends_no_usage_statistics(monkeypatch):
     assert calls[-1] == "shutdown"
     joined = _Connection(fake, RayOptions(address="ray://head:10001"))
     assert calls[-1] == {"logging_level": "WARNING", "address": "ray://head:10001"} and joined.owned
+
+
+# -- the dispatcher's bookkeeping, against a fake Ray (no processes) -------------------------------
+class _FakeActorError(Exception):
+    pass
+
+
+class _FakeHandle:
+    """evaluate(row) answers after a few ms; a row whose data says DIE kills the actor and every unit on it."""
+
+    def __init__(self, log: list) -> None:
+        import concurrent.futures
+        import threading
+
+        self.pending: list = []
+        self.dead = False
+        self.lock = threading.Lock()
+        self.evaluate = types.SimpleNamespace(remote=self._evaluate)
+        self._futures, self._log = concurrent.futures, log
+
+    def _evaluate(self, row, name):
+        import threading
+
+        future = self._futures.Future()
+        with self.lock:
+            if self.dead:
+                future.set_exception(_FakeActorError("dead"))
+                return types.SimpleNamespace(future=lambda: future)
+            self.pending.append(future)
+        self._log.append((row.id, len(self.pending)))
+
+        def finish():
+            with self.lock:
+                if future.done():
+                    return
+                if row.data.get("die"):
+                    self.dead = True
+                    for each in self.pending:
+                        if not each.done():
+                            each.set_exception(_FakeActorError("killed"))
+                    return
+                self.pending.remove(future)
+            future.set_result({"type": "case", "id": row.id, "agent": name, "status": "PASS"})
+
+        threading.Timer(0.005, finish).start()
+        return types.SimpleNamespace(future=lambda: future)
+
+
+def test_the_dispatcher_loses_no_unit_and_blames_only_a_unit_that_kills_its_actor_alone():
+    import asyncio
+
+    from llm_validation_framework.runner.dataset import CaseRow
+    from llm_validation_framework.runner.ray_executor import _dispatch, _Slot
+
+    fake_ray = types.SimpleNamespace(
+        exceptions=types.SimpleNamespace(RayActorError=_FakeActorError, RayTaskError=RuntimeError),
+        kill=lambda handle, no_restart=True: None)
+    log: list = []
+    rows = [CaseRow(line=i + 1, id=f"c{i}", data={"die": i in (7, 20, 21)}) for i in range(40)]
+    slots = [_Slot(_FakeHandle(log)) for _ in range(2)]
+    records: list = []
+    asyncio.run(_dispatch(fake_ray, RayOptions(max_retries=2), slots, lambda: _FakeHandle(log), 4,
+                          iter([(row, "relevancy") for row in rows]), records.append))
+    by_id = {r["id"]: r for r in records}
+    assert len(records) == 40 and set(by_id) == {row.id for row in rows}  # each unit exactly once
+    for killer in ("c7", "c20", "c21"):
+        assert by_id[killer]["status"] == "ERROR" and by_id[killer]["error"]["type"] == "ActorLostError"
+        assert "died 3 time(s)" in by_id[killer]["error"]["message"]
+    assert sum(r["status"] == "PASS" for r in records) == 37  # their neighbours were not blamed
+    assert [depth for unit, depth in log if unit == "c7"][1:] == [1, 1]  # sent again alone, twice
