@@ -194,3 +194,26 @@ def test_real_model_hidden_state_and_locked_listener():
     with pytest.raises(urllib.error.HTTPError) as refused:
         opener.open(url, timeout=10)
     assert refused.value.code == 401
+
+
+def test_shipped_heads_skip_a_model_file_of_another_size_without_hashing_it(tmp_path, monkeypatch):
+    from llm_validation_framework.judges.local import model_file
+
+    other = tmp_path / "other.gguf"
+    other.write_bytes(b"GGUF" + b"\0" * 100)
+    monkeypatch.setattr(model_file, "sha256_file", lambda path: pytest.fail("hashed a model of another size"))
+    assert LocalJudge(model_path=other).heads == {}
+
+
+@pytest.mark.slow
+def test_real_default_model_uses_its_shipped_head():
+    from llm_validation_framework.judges.local.heads import heads_for_model, shipped_model
+
+    shipped = shipped_model()
+    if shipped is None:
+        pytest.skip("no verdict heads ship in this build")
+    judge = LocalJudge(n_ctx=2048)
+    assert judge.heads and judge.heads == heads_for_model(shipped[1])
+    head = next(iter(judge.heads.values()))
+    asked = VerdictRequest(check=head.check, instructions="x", prompt="y", options=dict.fromkeys(head.labels, 0.0))
+    assert not head.serves(asked)  # another prompt: the head stays out of it

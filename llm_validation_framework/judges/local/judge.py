@@ -99,6 +99,8 @@ class LocalJudge(Judge):
         if not isinstance(heads, (bool, Mapping)):
             raise ConfigError(f"heads must be True (the shipped heads of this model), False or a mapping of "
                               f"name to VerdictHead, got {heads!r}")
+        #: the judge loads a model file itself (not a given backend, nor `lvf serve`): shipped heads may apply
+        self._loads_model_file = backend is None
         #: learned verdict heads: True resolves the shipped ones for this model file at first use
         self._heads: bool | dict[str, VerdictHead] = dict(heads) if isinstance(heads, Mapping) else heads
         configured = model_path or getattr(settings, "local_model_path", None) or os.environ.get(MODEL_PATH_ENV)
@@ -196,7 +198,7 @@ class LocalJudge(Judge):
         if self._heads is True:
             self._heads = {}
             shipped = shipped_model()
-            if shipped is not None and self._backend is None:
+            if shipped is not None and self._loads_model_file:
                 size, sha256 = shipped
                 path = self.model_path
                 if path.stat().st_size == size and is_verified(path, sha256):
