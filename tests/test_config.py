@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from llm_validation_framework.errors import ConfigError, MissingAPIKeyError
-from llm_validation_framework.infra.config import Settings, read_config_ini
+from llm_validation_framework.infra.config import Settings
+from llm_validation_framework.infra.config_file import read_config_ini
 from llm_validation_framework.judges import make_judge
 
 SECRET = "sk-ant-very-secret-0000"
@@ -245,7 +246,7 @@ def test_make_judge_local_delegates_to_local_judge(monkeypatch):
 
     seen = {}
 
-    def fake_from_settings(cls, settings, **overrides):
+    def fake_from_settings(cls, settings):
         seen["settings"] = settings
         return "local judge"
 

@@ -9,21 +9,19 @@ Sources, highest precedence first (a source is a tiny class; their order *is* th
 3. config.ini                       sections ``[judge]``, ``[run]``, ``[api_keys]`` (see config.ini.example)
 4. defaults                         anthropic / claude-haiku-4-5-20251001
 
-config.ini is the file given as ``config_path``, else the one named by ``$LVF_CONFIG``, else
-``./config.ini`` in the working directory, else none. API keys are :class:`~pydantic.SecretStr`:
+Finding and reading config.ini (``config_path`` > ``$LVF_CONFIG`` > ``./config.ini``) lives in
+:mod:`~llm_validation_framework.infra.config_file`. API keys are :class:`~pydantic.SecretStr`:
 never printed, logged or written; :meth:`Settings.report` says where each setting came from
 with secrets redacted.
 """
 
 from __future__ import annotations
 
-import configparser
-import difflib
 import os
 import re
 from collections.abc import Mapping
 from contextvars import ContextVar
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -32,172 +30,19 @@ from pydantic.fields import FieldInfo
 from pydantic_settings import BaseSettings, EnvSettingsSource, PydanticBaseSettingsSource, SettingsConfigDict
 
 from ..errors import ConfigError, MissingAPIKeyError
+from .config_file import ENV_PREFIX, KEYS_SECTION, ConfigFile, did_you_mean, find_config, provider_of_key
 from .providers import PROVIDERS, key_env_names
 
-__all__ = ["CONFIG_ENV_VAR", "ConfigFile", "IniSettingsSource", "Settings", "SettingSource", "find_config",
-           "read_config_ini"]
+__all__ = ["ApiKeyEnvSource", "IniSettingsSource", "Settings", "SettingSource", "env_key_names"]
 
-#: environment variable naming the config.ini to use when no ``config_path`` is given
-CONFIG_ENV_VAR = "LVF_CONFIG"
-ENV_PREFIX = "LVF_"
-
-#: config.ini layout: section -> {key in the file: settings field}
-INI_LAYOUT: dict[str, dict[str, str]] = {
-    "judge": {"provider": "provider", "model": "model", "api_base": "api_base", "timeout_s": "timeout_s",
-              "max_retries": "max_retries", "local_model_path": "local_model_path"},
-    "run": {"concurrency": "concurrency", "cache_dir": "cache_dir"},
-}
-KEYS_SECTION = "api_keys"
 OFFLINE_HINT = 'or use the offline judge, which needs no key and no network: provider="local"'
-
-
-# ---------------------------------------------------------------------------------------
-# config.ini discovery and parsing
-# ---------------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class ConfigFile:
-    """Which config.ini was used (``path`` None when there is none) and how it was found."""
-
-    path: Path | None
-    found_by: str
-    searched: tuple[str, ...] = ()
-    values: Mapping[str, Any] = field(default_factory=dict)
-    lines: Mapping[str, int] = field(default_factory=dict)
-
-    def where(self, setting: str | None = None) -> str:
-        if self.path is None:
-            return "config.ini (none found: " + ", ".join(self.searched) + ")"
-        line = self.lines.get(setting or "")
-        return f"config.ini {self.path}" + (f":{line}" if line else "")
-
-
-def find_config(config_path: str | os.PathLike[str] | None = None) -> ConfigFile:
-    """Locate config.ini: ``config_path``, then ``$LVF_CONFIG``, then ``./config.ini``; read it."""
-    if config_path is not None:
-        path = Path(config_path).expanduser()
-        if not path.is_file():
-            raise ConfigError(f"config_path {str(path)!r} does not exist or is not a file "
-                              f"(copy config.ini.example to create one, or pass config_path=None)")
-        return _loaded(path, "config_path argument", ("config_path argument",))
-    searched = ["config_path argument (not given)"]
-    from_env = os.environ.get(CONFIG_ENV_VAR)
-    if from_env:
-        path = Path(from_env).expanduser()
-        if not path.is_file():
-            raise ConfigError(f"${CONFIG_ENV_VAR} points to {str(path)!r}, which does not exist or is not a "
-                              f"file (fix or unset {CONFIG_ENV_VAR})")
-        return _loaded(path, f"${CONFIG_ENV_VAR}", (*searched, f"${CONFIG_ENV_VAR}"))
-    searched.append(f"${CONFIG_ENV_VAR} (not set)")
-    local = Path.cwd() / "config.ini"
-    searched.append(str(local))
-    if local.is_file():
-        return _loaded(local, "working directory", tuple(searched))
-    return ConfigFile(None, "none", tuple(searched))
-
-
-def _loaded(path: Path, found_by: str, searched: tuple[str, ...]) -> ConfigFile:
-    values, lines = read_config_ini(path)
-    return ConfigFile(path.resolve(), found_by, searched, values, lines)
-
-
-def _key_provider(name: str) -> str:
-    """``ANTHROPIC_API_KEY`` / ``anthropic_api_key`` / ``anthropic`` -> ``anthropic``."""
-    name = name.strip().lower()
-    if name.startswith(ENV_PREFIX.lower()):
-        name = name[len(ENV_PREFIX):]
-    if name.endswith("_api_key"):
-        name = name[: -len("_api_key")]
-    return name
-
-
-def read_config_ini(path: str | os.PathLike[str]) -> tuple[dict[str, Any], dict[str, int]]:
-    """Parse a config.ini into settings values and the line each came from.
-
-    Raises :class:`ConfigError` naming the file and line on a syntax error, an unknown
-    section or an unknown key. Empty values are treated as unset."""
-    path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ConfigError(f"cannot read config file {path}: {exc}") from None
-    parser = configparser.ConfigParser(interpolation=None, strict=True, default_section="__lvf_no_default__")
-    parser.optionxform = str  # keep case; we normalise ourselves
-    try:
-        parser.read_string(text, source=str(path))
-    except configparser.MissingSectionHeaderError as exc:
-        raise ConfigError(f"{path}:{exc.lineno}: expected a section header like [judge] before "
-                          f"{exc.line.strip()!r}") from None
-    except configparser.ParsingError as exc:
-        lineno, line = exc.errors[0] if exc.errors else (0, "")
-        raise ConfigError(f"{path}:{lineno}: cannot parse {str(line).strip()!r} (expected `key = value`)") from None
-    except (configparser.DuplicateSectionError, configparser.DuplicateOptionError) as exc:
-        raise ConfigError(f"{path}:{exc.lineno}: {exc.message if hasattr(exc, 'message') else exc}") from None
-    except configparser.Error as exc:
-        raise ConfigError(f"{path}: {exc}") from None
-
-    line_of = _line_index(text)
-    values: dict[str, Any] = {}
-    lines: dict[str, int] = {}
-    keys: dict[str, str] = {}
-    known_sections = [*INI_LAYOUT, KEYS_SECTION]
-    for section in parser.sections():
-        name = section.strip().lower()
-        if name not in known_sections:
-            hint = _did_you_mean(name, known_sections)
-            raise ConfigError(f"{path}:{line_of.get((section, None), 0)}: unknown section [{section}]"
-                              f"{hint}; known sections: {', '.join(f'[{s}]' for s in known_sections)}")
-        for key, value in parser.items(section):
-            value = value.strip()
-            lineno = line_of.get((section, key), 0)
-            if name == KEYS_SECTION:
-                provider = _key_provider(key)
-                if value:
-                    keys[provider] = value
-                    lines[f"api_keys.{provider}"] = lineno
-                continue
-            layout = INI_LAYOUT[name]
-            if key.strip().lower() not in layout:
-                hint = _did_you_mean(key.lower(), list(layout))
-                raise ConfigError(f"{path}:{lineno}: unknown key {key!r} in [{section}]{hint}; "
-                                  f"known keys: {', '.join(layout)}")
-            target = layout[key.strip().lower()]
-            if value:
-                values[target] = value
-                lines[target] = lineno
-    if keys:
-        values["api_keys"] = keys
-    return values, lines
-
-
-_SECTION_RE = re.compile(r"^\s*\[([^\]]+)\]")
-_KEY_RE = re.compile(r"^\s*([^=:#;\s][^=:]*?)\s*[=:]")
-
-
-def _line_index(text: str) -> dict[tuple[str, str | None], int]:
-    index: dict[tuple[str, str | None], int] = {}
-    section = None
-    for number, line in enumerate(text.splitlines(), start=1):
-        match = _SECTION_RE.match(line)
-        if match:
-            section = match.group(1)
-            index.setdefault((section, None), number)
-            continue
-        match = _KEY_RE.match(line)
-        if match and section is not None and not line[:1].isspace():
-            index.setdefault((section, match.group(1)), number)
-    return index
-
-
-def _did_you_mean(name: str, choices: list[str]) -> str:
-    close = difflib.get_close_matches(name, choices, n=1, cutoff=0.6)
-    return f" (did you mean {close[0]!r}?)" if close else ""
 
 
 # ---------------------------------------------------------------------------------------
 # settings sources (tiny classes; their order in Settings is the precedence)
 # ---------------------------------------------------------------------------------------
 class IniSettingsSource(PydanticBaseSettingsSource):
-    """Values read from config.ini (already parsed by :func:`read_config_ini`)."""
+    """Values read from config.ini (already parsed by :func:`~.config_file.read_config_ini`)."""
 
     def __init__(self, settings_cls: type[BaseSettings], config: ConfigFile) -> None:
         super().__init__(settings_cls)
@@ -361,7 +206,7 @@ class Settings(BaseSettings):
     @classmethod
     def _key_names(cls, value: Any) -> Any:
         if isinstance(value, Mapping):
-            return {_key_provider(str(k)): v for k, v in value.items() if v not in (None, "")}
+            return {provider_of_key(str(k)): v for k, v in value.items() if v not in (None, "")}
         return value
 
     # -- provenance ------------------------------------------------------------------------
@@ -378,8 +223,8 @@ class Settings(BaseSettings):
                 origins[name] = config.where(name)
             else:
                 origins[name] = "default"
-        init_keys = {_key_provider(str(k)) for k in (init.get("api_keys") or {})}
-        env_json_keys = {_key_provider(str(k)) for k in (env.get("api_keys") or {})}
+        init_keys = {provider_of_key(str(k)) for k in (init.get("api_keys") or {})}
+        env_json_keys = {provider_of_key(str(k)) for k in (env.get("api_keys") or {})}
         for provider in {*init_keys, *env_json_keys, *env_keys, *config.values.get("api_keys", {})}:
             if provider in init_keys:
                 origins[f"api_keys.{provider}"] = "argument"
@@ -413,11 +258,11 @@ class Settings(BaseSettings):
     # -- keys ------------------------------------------------------------------------------
     def api_key_for(self, provider: str | None = None) -> SecretStr | None:
         """The key for ``provider`` (default: the configured provider), or None."""
-        return self.api_keys.get(_key_provider(provider or self.provider))
+        return self.api_keys.get(provider_of_key(provider or self.provider))
 
     def require_api_key(self, provider: str | None = None) -> SecretStr:
         """The key for ``provider`` or :class:`MissingAPIKeyError` saying what was searched and the fixes."""
-        provider = _key_provider(provider or self.provider)
+        provider = provider_of_key(provider or self.provider)
         key = self.api_keys.get(provider)
         if key is not None and key.get_secret_value().strip():
             return key
@@ -452,7 +297,7 @@ def _config_error(exc: ValidationError, origins: Mapping[str, str], config: Conf
         if source is None and top == "api_keys":
             source = "settings"
         if error.get("type") == "extra_forbidden":
-            hint = _did_you_mean(top, list(Settings.model_fields))
+            hint = did_you_mean(top, list(Settings.model_fields))
             parts.append(f"unknown setting {top!r}{hint}; known: {', '.join(Settings.model_fields)}")
             continue
         value = error.get("input")
