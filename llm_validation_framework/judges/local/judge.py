@@ -114,7 +114,7 @@ class LocalJudge(Judge):
         self.calibration = calibration_from(calibration, default_model=model == DEFAULT_MODEL_NAME)
 
     @classmethod
-    def from_settings(cls, settings: object, **overrides: Any) -> LocalJudge:
+    def from_settings(cls, settings: object) -> LocalJudge:
         """Build from a Settings object (``local_model_path``, ``cache_dir``, optional ``local_n_ctx`` …)."""
         kwargs: dict[str, Any] = {
             "model_path": getattr(settings, "local_model_path", None),
@@ -137,7 +137,6 @@ class LocalJudge(Judge):
                 _log.warning("provider 'local' (from %s) loads the model in this process: api_base %s (from %s) "
                              "is not used; give it where provider='local' is set to use a running `lvf serve`",
                              origin("provider"), hide_userinfo(api_base), origin("api_base"))
-        kwargs.update(overrides)
         return cls(settings=settings, **kwargs)
 
     # -- model -------------------------------------------------------------------------------
