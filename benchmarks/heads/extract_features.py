@@ -145,7 +145,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--model", default=None, help="GGUF path (default: the package's default model)")
     args = parser.parse_args(argv)
 
-    from llm_validation_framework.judges.local.model_file import resolve_model_path, sha256_file  # noqa: F401
+    from llm_validation_framework.judges.local.model_file import resolve_model_path
 
     model = str(resolve_model_path(args.model))
     rows = [json.loads(line) for line in args.data.read_text(encoding="utf-8").splitlines() if line.strip()]

@@ -109,7 +109,7 @@ class CitationAccuracyCheck(Check):
             except JudgeError as exc:
                 row.update(verdict="error", reason=f"{type(exc).__name__}: {exc}")
                 return row, None, False, exc
-            score, overlap = support_score(verdict, unit.claim, unit.passages,
+            score, overlap = support_score(verdict, request,
                                            resolve_overlap_weight(self.overlap_weight, judge))
             if overlap is not None:
                 row.update(overlap=round(overlap, 4), support_score=round(score, 4))

@@ -153,7 +153,7 @@ class CitationFaithfulnessCheck(Check):
             except JudgeError as exc:
                 row.update(verdict="error", problem="judge_error", reason=f"{type(exc).__name__}: {exc}")
                 return None, False, exc
-            score, overlap = support_score(verdict, row["claim"], passages,
+            score, overlap = support_score(verdict, request,
                                            resolve_overlap_weight(self.overlap_weight, judge))
             if overlap is not None:
                 row.update(overlap=round(overlap, 4), support_score=round(score, 4))

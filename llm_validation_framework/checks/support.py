@@ -48,19 +48,19 @@ def evidence_budget(judge: Judge, max_chars: int | None = None) -> int | None:
     return min(limits) if limits else None
 
 
-def support_score(verdict: Verdict, claim: str, passages: Sequence[Passage],
-                  overlap_weight: float) -> tuple[float, float | None]:
-    """``(score, overlap)``: P(supported), blended with the claim's word overlap with ``passages``
-    when ``overlap_weight`` > 0 (:func:`~llm_validation_framework.text.overlap.blend`; overlap None
-    when not blended).
+def support_score(verdict: Verdict, request: VerdictRequest, overlap_weight: float) -> tuple[float, float | None]:
+    """``(score, overlap)``: P(supported), blended with the claim's word overlap with the whole
+    passages (the ``overlap`` signal :func:`build_support_request` put on ``request``) when
+    ``overlap_weight`` > 0 (:func:`~llm_validation_framework.text.overlap.blend`; overlap None when
+    not blended).
 
     A small local judge misses support copied nearly verbatim and overlap misses paraphrase, so
-    the blend can rank better than either; 0 leaves the decision to the judge. The overlap is
-    measured on the whole passages, not on the evidence selected from them.
+    the blend can rank better than either; 0 leaves the decision to the judge. A learned head has
+    weighed the overlap already, so its verdict is never blended again.
     """
-    if not overlap_weight or verdict.method == "head":  # a learned head has weighed the overlap already
+    overlap = request.signals.get("overlap")
+    if not overlap_weight or overlap is None or verdict.method == "head":
         return verdict.score, None
-    overlap = word_overlap(claim, [p.text for p in passages])
     return blend(verdict.score, overlap, overlap_weight), overlap
 
 
@@ -110,7 +110,7 @@ async def judge_support(judge: Judge, claim: str, passages: Sequence[Passage], *
                                     overlap=word_overlap(claim, [p.text for p in passages]))
     verdict = await (ask(judge, request) if ask is not None else judge.verdict(request))
     weight = resolve_overlap_weight(overlap_weight, judge) if verdict.method == "logprobs" else 0.0
-    score, overlap = support_score(verdict, claim, passages, weight)
+    score, overlap = support_score(verdict, request, weight)
     return SupportOutcome(verdict, score, request, overlap, trimmed)
 
 
