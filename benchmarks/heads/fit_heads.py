@@ -14,7 +14,7 @@ and the rows' texts, and compares, per source held out (fit on every other sourc
   overlap feature (what ships), decided at probability 0.5.
 
 Balanced accuracy and AUC per held-out source, then the mean over sources. Seeded; needs
-scikit-learn and gguf (benchmark dependencies, not the package's). ``--write`` fits the head
+scikit-learn and gguf (`pip install -e ".[bench,local]"`; not needed to use a head). ``--write`` fits the head
 on every source and writes ``llm_validation_framework/judges/local/data/heads.npz`` (merged
 with the heads of other tasks already there), keyed to the model's sha256.
 """
