@@ -156,6 +156,9 @@ async def arun_dataset(
         limit = _positive_int(limit, "limit")
     field_map = parse_field_map(field_map)
     rows_total = count_rows(path)  # also validates the path before anything is built
+    if rows_total == 0:
+        raise ConfigError(f"dataset {str(path)!r} has no cases (it is empty or only blank lines): "
+                          "write one JSON object per line")
     if limit is not None:
         rows_total = min(rows_total, limit)
     out_path = Path(out).expanduser() if out is not None else default_out_path(path)

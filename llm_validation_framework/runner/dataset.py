@@ -1,8 +1,9 @@
 """Read a JSONL file of cases one line at a time and map its field names onto ours.
 
 Memory stays flat however long the file is: rows are parsed as they are consumed. A row
-that is not a JSON object, or whose mapped fields are malformed, becomes a :class:`CaseRow`
-carrying an :class:`InputError` with its line number and field, and the run goes on.
+that is not UTF-8, not a JSON object, or whose mapped fields are malformed, becomes a :class:`CaseRow`
+carrying an :class:`InputError` with its line number and field, and the run goes on. A UTF-8
+byte-order mark before line 1 is ignored.
 
 Field mapping, in order (a name the row already uses is never overwritten):
 
@@ -56,6 +57,7 @@ ALIASES: dict[str, tuple[str, ...]] = {
 
 _META_MAX_KEYS = 12
 _META_MAX_CHARS = 200
+_BOM = b"\xef\xbb\xbf"
 
 
 @dataclass
@@ -134,10 +136,21 @@ def map_fields(row: Mapping[str, Any], field_map: Mapping[str, str] | None = Non
     return data, meta
 
 
-def _open_text(path: Path) -> io.TextIOBase:
+def _open_bytes(path: Path) -> io.BufferedIOBase:
+    """The file as bytes: each line is decoded on its own, so one bad byte spoils one line, not the run."""
     if path.suffix == ".gz":
-        return gzip.open(path, "rt", encoding="utf-8")  # type: ignore[return-value]
-    return open(path, encoding="utf-8")
+        return gzip.open(path, "rb")  # type: ignore[return-value]
+    return open(path, "rb")
+
+
+def _lines(handle: io.BufferedIOBase) -> Iterator[tuple[int, bytes]]:
+    """``(line number, bytes)`` of every non-blank line; a UTF-8 byte-order mark before line 1 is dropped
+    (editors on Windows write one, and it is no part of the first case)."""
+    for number, line in enumerate(handle, start=1):
+        if number == 1 and line.startswith(_BOM):
+            line = line[len(_BOM):]
+        if line.strip():
+            yield number, line
 
 
 def _check_path(path: str | Path) -> Path:
@@ -150,9 +163,9 @@ def _check_path(path: str | Path) -> Path:
 
 
 def count_rows(path: str | Path) -> int:
-    """Number of non-blank lines (cheap: no JSON parsing)."""
-    with _open_text(_check_path(path)) as handle:
-        return sum(1 for line in handle if line.strip())
+    """Number of non-blank lines (cheap: no decoding, no JSON parsing)."""
+    with _open_bytes(_check_path(path)) as handle:
+        return sum(1 for _ in _lines(handle))
 
 
 def iter_cases(path: str | Path, field_map: Mapping[str, str] | None = None,
@@ -164,24 +177,26 @@ def iter_cases(path: str | Path, field_map: Mapping[str, str] | None = None,
     p = _check_path(path)
     seen: dict[str, int] = {}
     produced = 0
-    with _open_text(p) as handle:
-        for number, line in enumerate(handle, start=1):
+    with _open_bytes(p) as handle:
+        for number, line in _lines(handle):
             if limit is not None and produced >= limit:
                 return
-            if not line.strip():
-                continue
             produced += 1
             yield _row(number, line, field_map, seen)
 
 
-def _row(number: int, line: str, field_map: Mapping[str, str] | None, seen: dict[str, int]) -> CaseRow:
+def _row(number: int, data: bytes, field_map: Mapping[str, str] | None, seen: dict[str, int]) -> CaseRow:
     fallback = f"line-{number}"
+    try:
+        line = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return CaseRow(number, fallback, error=InputError(
+            f"line {number}: not UTF-8 text (byte 0x{data[exc.start]:02x} at byte {exc.start + 1} of the line); "
+            "save the file as UTF-8", field="line"))
     try:
         raw = json.loads(line)
     except json.JSONDecodeError as exc:
-        return CaseRow(number, fallback, error=InputError(
-            f"line {number}: not valid JSON ({exc.msg} at column {exc.colno}); each line must be one JSON object",
-            field="line"))
+        return CaseRow(number, fallback, error=InputError(_json_error(number, line, exc), field="line"))
     if not isinstance(raw, dict):
         return CaseRow(number, fallback, error=InputError(
             f"line {number}: expected a JSON object like {{\"question\": ..., \"answer\": ...}}, "
@@ -202,3 +217,16 @@ def _row(number: int, line: str, field_map: Mapping[str, str] | None, seen: dict
         case_id = f"{case_id}#{count}"
     data["id"] = case_id
     return CaseRow(number, case_id, data=data, meta=meta)
+
+
+def _json_error(number: int, line: str, exc: json.JSONDecodeError) -> str:
+    """Where the line stops being JSON. A line that ends before its object does (a file cut short, a
+    record split over two lines) is said to be so: the parser's position then is only where the
+    unfinished string or list began."""
+    what = exc.msg.removesuffix(" starting at").removesuffix(" at")  # json says "Unterminated string starting at"
+    end = len(line.rstrip("\r\n"))
+    if exc.msg.startswith("Unterminated") or exc.pos >= len(line.rstrip()):
+        began = f", begun at column {exc.colno}" if exc.msg.startswith("Unterminated") else ""
+        return (f"line {number}: not valid JSON: the line ends after column {end} before its JSON object is "
+                f"complete ({what.lower()}{began}); was the file cut short? Each line must be one whole JSON object")
+    return (f"line {number}, column {exc.colno}: not valid JSON ({what}); each line must be one JSON object")
