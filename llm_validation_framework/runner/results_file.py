@@ -11,7 +11,8 @@
 ``status`` is PASS, FAIL, UNSCORED (the judge could not score it) or ERROR (the case could not
 be evaluated: bad row, retriever failure …; ``error`` says which line and field). Every line
 is flushed when written, so an interrupted run loses only the cases in flight. ``--resume``
-appends a new header and the cases still to do; when an (id, agent) pair appears more than
+cuts off a last record torn by a kill mid-write (its case runs again), then appends a new header
+and the cases still to do; when an (id, agent) pair appears more than
 once, the last line wins.
 """
 
@@ -85,10 +86,9 @@ class ResultsWriter:
         self.path = Path(path).expanduser()
         if self.path.parent and not self.path.parent.exists():
             self.path.parent.mkdir(parents=True, exist_ok=True)
-        needs_newline = append and self.path.exists() and self.path.stat().st_size > 0 and not _ends_with_newline(
-            self.path)
+        needs_newline = append and self.path.exists() and _repair_torn_tail(self.path)
         self._handle = open(self.path, "a" if append else "w", encoding="utf-8")
-        if needs_newline:  # a crash mid-line left a partial line: start ours on a fresh one
+        if needs_newline:  # a whole record written but not its newline: start ours on a fresh line
             self._handle.write("\n")
 
     def write(self, record: Mapping[str, Any]) -> None:
@@ -134,15 +134,48 @@ def _finite(value: Any) -> Any:
     return value
 
 
-def _ends_with_newline(path: Path) -> bool:
-    with open(path, "rb") as handle:
-        handle.seek(-1, os.SEEK_END)
-        return handle.read(1) == b"\n"
+def _repair_torn_tail(path: Path) -> bool:
+    """Make the file end at a line boundary before records are appended to it.
+
+    A kill during a write leaves a last line without its newline. If that line is a whole record
+    it is kept (True: the caller writes the missing newline). Otherwise it is a torn record and is
+    cut off, so the file stays valid JSON lines; its case was not counted as done by
+    :func:`load_prior` and runs again."""
+    with open(path, "r+b") as handle:
+        size = handle.seek(0, os.SEEK_END)
+        if size == 0:
+            return False
+        start = size
+        while start > 0:  # back to the last newline, a block at a time
+            step = min(start, 1 << 16)
+            handle.seek(start - step)
+            block = handle.read(step)
+            cut = block.rfind(b"\n")
+            if cut >= 0:
+                start = start - step + cut + 1
+                break
+            start -= step
+        if start == size:
+            return False
+        handle.seek(start)
+        if _is_record(handle.read()):
+            return True
+        handle.truncate(start)
+        return False
+
+
+def _is_record(data: bytes) -> bool:
+    try:
+        record = json.loads(data.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError):
+        return False
+    return isinstance(record, dict) and record.get("type") in ("header", "case", "footer")
 
 
 def iter_results(path: str | os.PathLike[str], *, on_bad_line=None) -> Iterator[dict[str, Any]]:
     """Yield every record of a results file, streaming. A torn or foreign line is skipped (and reported)."""
-    with open(Path(path).expanduser(), encoding="utf-8") as handle:
+    # errors="replace": a record torn inside a multi-byte character is one unreadable line, not a crash
+    with open(Path(path).expanduser(), encoding="utf-8", errors="replace") as handle:
         for number, line in enumerate(handle, start=1):
             if not line.strip():
                 continue
