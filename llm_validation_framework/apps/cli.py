@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import importlib
 import json
-import shlex
 import sys
 from pathlib import Path
 from typing import Any
@@ -89,6 +88,7 @@ def run(cases: str, agents: tuple[str, ...], provider: str | None, model: str | 
     """Evaluate every case of a JSONL file; write results as they finish."""
     from ..runner import default_out_path, parse_field_map, render_summary, run_dataset
     from ..runner.registry import agent_class, split_agent_names
+    from .interrupts import resume_command, sigterm_as_interrupt
     from .progress_bar import RunProgressBar
 
     out_path = Path(out) if out else default_out_path(cases)
@@ -103,7 +103,7 @@ def run(cases: str, agents: tuple[str, ...], provider: str | None, model: str | 
         cache = _cache_choice(no_cache, cache_path, settings)
         if concurrency is None:
             concurrency = settings.concurrency if settings is not None else 8
-        with bar:
+        with bar, sigterm_as_interrupt():  # SIGTERM (CI, kill, Kubernetes) ends the run as Ctrl-C does
             summary = run_dataset(
                 cases, list(agents), concurrency=concurrency, out=out_path, resume=resume, overwrite=overwrite,
                 limit=limit, field_map=list(field_map), cache=cache, on_progress=bar.update, judge=judge,
@@ -113,7 +113,7 @@ def run(cases: str, agents: tuple[str, ...], provider: str | None, model: str | 
     except KeyboardInterrupt:
         done = bar.last.done if bar.last else 0
         click.echo(f"\ninterrupted: {done} result(s) of this run are in {out_path}. Continue with:\n  "
-                   + _resume_command(), err=True)
+                   + resume_command(sys.argv[1:]), err=True)
         sys.exit(EXIT_INTERRUPTED)
     except LVFError as exc:  # ConfigError, RunAbortedError …
         _fail(exc)
@@ -362,11 +362,6 @@ def _stdout_console() -> Any:
 def _fail(exc: BaseException | str) -> None:
     click.echo(f"error: {exc}", err=True)
     sys.exit(EXIT_USAGE)
-
-
-def _resume_command() -> str:
-    args = [arg for arg in sys.argv[1:] if arg not in ("--overwrite", "--resume")]
-    return shlex.join(["lvf", *args, "--resume"])
 
 
 if __name__ == "__main__":  # pragma: no cover
