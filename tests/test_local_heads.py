@@ -179,6 +179,46 @@ def test_checks_send_their_deterministic_signals():
     assert judge.requests[0].signals["overlap"] == 1.0  # the answer covers the gold answer "Paris"
 
 
+def test_similarity_signal_is_computed_only_when_a_head_reads_it(monkeypatch):
+    import asyncio
+    import json
+
+    from llm_validation_framework import ScriptedJudge
+    from llm_validation_framework.checks import context_relevance, relevancy
+    from llm_validation_framework.judges.base import Signals
+    from llm_validation_framework.types.inputs import parse_sample
+
+    computed = []
+
+    def fake_similarity(focus, texts):
+        computed.append((focus, tuple(texts)))
+        return 0.75
+
+    monkeypatch.setattr(relevancy, "similarity", fake_similarity)
+    monkeypatch.setattr(context_relevance, "similarity", fake_similarity)
+    sample = parse_sample({"question": "Where is the Eiffel Tower?", "answer": "In Rome.",
+                           "contexts": ["The Eiffel Tower stands in Paris."]})
+    for check in (relevancy.RelevancyCheck(), context_relevance.ContextRelevanceCheck()):
+        judge = ScriptedJudge(lambda r: json.dumps({"verdict": r.labels[0]}))
+        asyncio.run(check.run(sample, judge))
+        for asked in judge.requests:
+            assert "similarity" in asked.signals and len(asked.signals) == 2
+    assert computed == []  # a judge without heads never pays for the embedding
+    asked = relevancy.RelevancyCheck().request(sample)
+    assert asked.signals["similarity"] == 0.75 and asked.signals["similarity"] == 0.75
+    assert computed == [("Where is the Eiffel Tower?", ("In Rome.",))]  # computed once, then kept
+    assert dict(Signals({"a": 1.0, "b": lambda: 2.0})) == {"a": 1.0, "b": 2.0}
+
+
+def test_similarity_is_the_nearest_texts_cosine():
+    from llm_validation_framework.text.embeddings import similarity
+
+    near = similarity("Where is the Eiffel Tower?", ["The Eiffel Tower is in Paris.", "Bananas are yellow."])
+    far = similarity("Where is the Eiffel Tower?", ["Bananas are yellow."])
+    assert 0.5 < near <= 1.0 and far < near
+    assert similarity("question", []) == 0.0 and similarity("", ["text"]) == 0.0
+
+
 @pytest.mark.slow
 def test_real_model_hidden_state_and_locked_listener():
     """The real backend gives the hidden state heads read, and llama.cpp's own listener wants a key."""

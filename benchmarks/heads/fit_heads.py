@@ -38,6 +38,7 @@ from extract_features import default_out  # noqa: E402
 from readout import label_rows  # noqa: E402
 
 from llm_validation_framework.judges.local.heads import label_logprobs  # noqa: E402
+from llm_validation_framework.text.embeddings import similarity  # noqa: E402
 from llm_validation_framework.text.overlap import answer_coverage, word_overlap  # noqa: E402
 
 JUDGE_DEV = ROOT.parent / "shared" / "data" / "judge-dev"
@@ -82,6 +83,21 @@ def overlap_feature(task: str, row: dict) -> float:
     refs = row.get("references_all") or row.get("correct_answers") or [row["reference"]]
     coverage = answer_coverage(row["answer"], refs, row["question"])
     return 0.5 if coverage is None else coverage
+
+
+def similarity_feature(task: str, row: dict) -> float:
+    """The question's closeness in meaning to the answer or passage (what the check defers to a head)."""
+    if task == "relevance":
+        return similarity(row["query"], [row["passage"]])
+    if task == "answer_relevancy":
+        return similarity(row["question"], [row["answer"]])
+    raise ValueError(f"no similarity signal for {task}")
+
+
+#: the side signals each task's head reads beside the hidden state (the check must send them)
+SIDE = {"support": ("prompt_logodds", "overlap"), "answer_accuracy": ("prompt_logodds", "overlap"),
+        "relevance": ("prompt_logodds", "overlap", "similarity"),
+        "answer_relevancy": ("prompt_logodds", "overlap", "similarity")}
 
 
 def positive_labels(labels: list[str]) -> list[int]:
@@ -163,8 +179,12 @@ def main(argv: list[str] | None = None) -> int:
     pos = positive_labels(labels)
     p_prompt = np.exp(logp[:, pos]).sum(axis=1)
     logodds = np.log(np.clip(p_prompt, 1e-6, 1)) - np.log(np.clip(1 - p_prompt, 1e-6, 1))
-    overlap = np.array([overlap_feature(args.task, r["row"]) for r in rows])
-    side = np.stack([logodds, overlap], axis=1)
+    columns = {"prompt_logodds": lambda: logodds,
+               "overlap": lambda: np.array([overlap_feature(args.task, r["row"]) for r in rows]),
+               "similarity": lambda: np.array([similarity_feature(args.task, r["row"]) for r in rows])}
+    side_names = SIDE[args.task]
+    side = np.stack([columns[name]() for name in side_names], axis=1)
+    overlap = side[:, side_names.index("overlap")]
 
     print(f"{args.task}: {len(rows)} rows, labels {labels}, readout tokens {sizes}")
     by_source = defaultdict(dict)
@@ -214,7 +234,7 @@ def main(argv: list[str] | None = None) -> int:
         loso = {s: {"balanced_accuracy": round(by_source[s][f"head@{best:g}"][0], 4),
                     "auc": round(by_source[s][f"head@{best:g}"][1], 4), "rows": by_source[s]["n"]} for s in by_source}
         spec = {"check": rows[0]["check"], "prompt_hash": prompt_hash_of(args.task, rows[0]["row"]),
-                "labels": labels, "positive": pos, "side": ["prompt_logodds", "overlap"], "sizes": sizes,
+                "labels": labels, "positive": pos, "side": list(side_names), "sizes": sizes,
                 "intercept": float(head.model.intercept_[0]), "c": best, "role": "verdict",
                 "fitted_on": f"{int(fit.sum())} labelled rows of {len(counts)} sources", "rows_per_source": counts,
                 "leave_one_source_out": loso}

@@ -23,7 +23,8 @@ two calls, no per-passage breakdown). Blank passages are rated 0 without a call.
 from __future__ import annotations
 
 from ..errors import ConfigError, InputError
-from ..judges.base import Judge, VerdictRequest
+from ..judges.base import Judge, Signals, VerdictRequest
+from ..text.embeddings import similarity
 from ..text.overlap import word_overlap
 from ..text.prompting import delimit, format_passages, render, short_hash
 from ..types.inputs import Passage, Sample
@@ -63,8 +64,10 @@ class ContextRelevanceCheck(Check):
     def _request(self, instructions: str, template: str, question: str, passages: list[Passage],
                  options: dict[str, float] = CONTEXT_RELEVANCE_OPTIONS) -> VerdictRequest:
         prompt = render(template, question=delimit("question", question), passages=format_passages(passages))
-        # a learned head's signal: the question's word overlap with the passages
-        signals = {"overlap": word_overlap(question, [p.text for p in passages])}
+        # a learned head's signals: the question's word overlap with the passages and its closeness
+        # in meaning to the nearest one (the embedding is computed only if a head reads it)
+        texts = [p.text for p in passages]
+        signals = Signals({"overlap": word_overlap(question, texts), "similarity": lambda: similarity(question, texts)})
         return VerdictRequest(check=self.name, instructions=instructions, prompt=prompt,
                               options=options, prefer_reason=self.prefer_reason, max_tokens=200, signals=signals)
 

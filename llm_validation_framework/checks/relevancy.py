@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from ..types.inputs import Sample
-from ..judges.base import Judge, VerdictRequest
+from ..judges.base import Judge, Signals, VerdictRequest
+from ..text.embeddings import similarity
 from ..text.overlap import word_overlap
 from ..text.prompting import delimit, render
 from ..types.results import CheckResult
@@ -27,8 +28,11 @@ class RelevancyCheck(Check):
     def request(self, sample: Sample) -> VerdictRequest:
         prompt = render(RELEVANCY_PROMPT, question=delimit("question", sample.question or ""),
                         answer=delimit("answer", sample.answer or ""))
-        # a learned head's signal: the answer's word overlap with the question (on topic, not correct)
-        signals = {"overlap": word_overlap(sample.question or "", [sample.answer or ""])}
+        # a learned head's signals: the answer's word overlap with the question and its closeness in
+        # meaning (on topic, not correct); the embedding is computed only if a head reads it
+        question, answer = sample.question or "", sample.answer or ""
+        signals = Signals({"overlap": word_overlap(question, [answer]),
+                           "similarity": lambda: similarity(question, [answer])})
         return VerdictRequest(check=self.name, instructions=RELEVANCY_INSTRUCTIONS, prompt=prompt,
                               options=RELEVANCY_OPTIONS, prefer_reason=self.prefer_reason, signals=signals)
 

@@ -20,15 +20,43 @@ from __future__ import annotations
 
 import hashlib
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from ..types.usage import Usage
 
-__all__ = ["CAPABILITY_HINTS", "Judge", "Verdict", "VerdictRequest", "expected_score"]
+__all__ = ["CAPABILITY_HINTS", "Judge", "Signals", "Verdict", "VerdictRequest", "expected_score"]
 
 VerdictMethod = Literal["logprobs", "parsed", "head"]
+
+
+class Signals(Mapping[str, float]):
+    """A request's side signals. A value may be given as a zero-argument callable: it is computed
+    the first time it is read and kept, so only a judge that reads it (a learned verdict head) pays
+    for it. Which signals exist is known without computing any (``name in signals``)."""
+
+    def __init__(self, values: Mapping[str, float | Callable[[], float]] | None = None) -> None:
+        self._values: dict[str, float | Callable[[], float]] = dict(values or {})
+
+    def __getitem__(self, name: str) -> float:
+        value = self._values[name]
+        if callable(value):
+            value = self._values[name] = float(value())
+        return value
+
+    def __contains__(self, name: object) -> bool:  # Mapping's would compute the value
+        return name in self._values
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._values)
+
+    def __len__(self) -> int:
+        return len(self._values)
+
+    def __repr__(self) -> str:
+        shown = {k: (f"{v:.3g}" if not callable(v) else "(deferred)") for k, v in self._values.items()}
+        return f"Signals({shown})"
 
 
 @dataclass(frozen=True)
@@ -42,8 +70,9 @@ class VerdictRequest:
     empty. ``prefer_reason`` asks for a short reason (written before the verdict).
     ``signals`` are numbers the check computed without a model (e.g. ``{"overlap": 0.8}``, the
     share of the claim's words found in the passages): a judge with a learned verdict head may
-    combine them with what the model reads; other judges ignore them. They are derived from the
-    prompt's own text, so they are not part of the cache key.
+    combine them with what the model reads; other judges ignore them (costly ones are deferred,
+    see :class:`Signals`). They are derived from the prompt's own text, so they are not part of
+    the cache key.
     """
 
     check: str
@@ -53,7 +82,7 @@ class VerdictRequest:
     prefer_reason: bool = True
     extra_fields: Mapping[str, str] = field(default_factory=dict)
     max_tokens: int = 400
-    signals: Mapping[str, float] = field(default_factory=dict)
+    signals: Mapping[str, float] = field(default_factory=dict, compare=False)  # derived from the prompt
 
     def __post_init__(self) -> None:
         if len(self.options) < 2:

@@ -28,7 +28,7 @@ from ..errors import LocalModelError
 if TYPE_CHECKING:  # pragma: no cover
     import numpy as np
 
-__all__ = ["DIMENSION", "MODEL_ENV", "MiniLMEncoder", "encode", "get_encoder"]
+__all__ = ["DIMENSION", "MODEL_ENV", "MiniLMEncoder", "encode", "get_encoder", "similarity"]
 
 #: size of every vector
 DIMENSION = 384
@@ -224,3 +224,16 @@ def encode(texts: Sequence[str]) -> np.ndarray:
     The first call loads the model (~0.2 s); later calls reuse it, from any thread.
     """
     return get_encoder().encode(texts)
+
+
+def similarity(focus: str, texts: Sequence[str]) -> float:
+    """The highest cosine similarity between ``focus`` and any of ``texts`` (0.0 when there are none).
+
+    A side signal for learned verdict heads: how close an answer (or a passage) is to the question
+    in meaning, which word overlap misses when the words differ.
+    """
+    texts = [t for t in texts if t.strip()]
+    if not focus.strip() or not texts:
+        return 0.0
+    vectors = encode([focus, *texts])
+    return float((vectors[1:] @ vectors[0]).max())
