@@ -78,13 +78,15 @@ def main() -> None:
               help="read our field from another column, e.g. --map question=prompt (repeatable)")
 @click.option("--threshold", type=click.FloatRange(0, 1), help="pass threshold for every agent")
 @click.option("--repeats", type=click.IntRange(min=1), help="ask each check N times (odd) and keep the median")
+@click.option("--no-inputs", is_flag=True, help="leave the cases' inputs (question, answer, passages …) out of the "
+              "results file, for private data")
 @click.option("--quiet", "-q", is_flag=True, help="no progress bar")
 def run(cases: str, agents: tuple[str, ...], provider: str | None, model: str | None, api_base: str | None,
         config_path: str | None, judge_path: str | None, no_cache: bool, cache_path: str | None,
         concurrency: int | None, ray_address: str | None, ray_actors: int | None, ray_cpus: float,
         out: str | None, html: str | None, resume: bool, overwrite: bool,
         limit: int | None, field_map: tuple[str, ...], threshold: float | None, repeats: int | None,
-        quiet: bool) -> None:
+        no_inputs: bool, quiet: bool) -> None:
     """Evaluate every case of a JSONL file; write results as they finish."""
     from ..runner import default_out_path, parse_field_map, render_summary, run_dataset
     from ..runner.registry import agent_class, split_agent_names
@@ -108,7 +110,7 @@ def run(cases: str, agents: tuple[str, ...], provider: str | None, model: str | 
                 cases, list(agents), concurrency=concurrency, out=out_path, resume=resume, overwrite=overwrite,
                 limit=limit, field_map=list(field_map), cache=cache, on_progress=bar.update, judge=judge,
                 provider=provider, model=model, api_base=api_base, config_path=config_path, threshold=threshold,
-                repeats=repeats, ray=_ray_choice(ray_address, ray_actors, ray_cpus), settings={"config_file": str(settings.config_file.path) if settings and settings.config_file.path
+                repeats=repeats, ray=_ray_choice(ray_address, ray_actors, ray_cpus), inputs=not no_inputs, settings={"config_file": str(settings.config_file.path) if settings and settings.config_file.path
                           else None, "judge_path": judge_path})
     except KeyboardInterrupt:
         done = bar.last.done if bar.last else 0

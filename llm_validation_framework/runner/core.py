@@ -90,6 +90,7 @@ def run_dataset(
     repeats: int | None = None,
     settings: Mapping[str, Any] | None = None,
     ray: RayOptions | str | bool | None = None,
+    inputs: bool = True,
 ) -> RunSummary:
     """Evaluate every case of a JSONL file with each agent: :func:`arun_dataset` for code that has no
     event loop running (it refuses to run inside one)."""
@@ -100,7 +101,7 @@ def run_dataset(
             path, agents, concurrency=concurrency, out=out, resume=resume, overwrite=overwrite, limit=limit,
             field_map=field_map, cache=cache, on_progress=on_progress, judge=judge, provider=provider, model=model,
             api_base=api_base, config_path=config_path, threshold=threshold, rag=rag, repeats=repeats,
-            settings=settings, ray=ray))
+            settings=settings, ray=ray, inputs=inputs))
     raise RuntimeError("run_dataset() was called inside a running event loop: use `await arun_dataset(...)` there")
 
 
@@ -126,6 +127,7 @@ async def arun_dataset(
     repeats: int | None = None,
     settings: Mapping[str, Any] | None = None,
     ray: RayOptions | str | bool | None = None,
+    inputs: bool = True,
 ) -> RunSummary:
     """Evaluate a JSONL dataset and stream one results line per (case, agent) to ``out``.
 
@@ -144,6 +146,9 @@ async def arun_dataset(
       rest, UNSCORED and ERROR included) or ``overwrite``.
     * ``limit``: only the first N cases. ``field_map``: the file's field names for ours
       (``{"question": "prompt"}`` or ``["question=prompt"]``; see runner/dataset.py).
+    * ``inputs``: each results line records the case it judged (question, answer, reference,
+      passages with their numbers, capped per field; see runner/case_inputs.py). False leaves them
+      out, for data that must not be copied into results files.
     * ``cache``: judge replies kept in sqlite: True (the default file), False, or a path.
     * ``on_progress``: called with a :class:`RunProgress` after every unit (and once before the
       first, with the total). ``settings``: extra values recorded, secrets redacted, in the
@@ -192,12 +197,13 @@ async def arun_dataset(
                                         threshold=threshold, repeats=repeats))
         return await _run(path, built, shared, out_path, started, rows_total=rows_total,
                           concurrency=concurrency, resume=resume, limit=limit, field_map=field_map,
-                          on_progress=on_progress, spec=spec, settings={
+                          on_progress=on_progress, spec=spec, inputs=inputs, settings={
                               "concurrency": concurrency, "limit": limit, "field_map": field_map,
                               "resume": resume,
                               "cache": str(shared.path) if isinstance(shared, CachedJudge) else bool(cache),
                               "provider": provider, "model": model, "api_base": api_base, "threshold": threshold,
                               "repeats": repeats, "ray": ray_plan.describe() if ray_plan is not None else None,
+                              "inputs": inputs,
                               **dict(settings or {})})
     finally:
         for item in reversed(owned):
@@ -210,7 +216,7 @@ async def arun_dataset(
 async def _run(path: str | Path, built: list[tuple[str, Any]], shared: Judge | None,
                out_path: Path, started: float, *, rows_total: int, concurrency: int, resume: bool,
                limit: int | None, field_map: dict[str, str], on_progress: Callable[[RunProgress], object] | None,
-               settings: Mapping[str, Any], spec: Any = None) -> RunSummary:
+               settings: Mapping[str, Any], spec: Any = None, inputs: bool = True) -> RunSummary:
     tallies = {name: AgentSummary(name) for name, _ in built}
     summary = RunSummary(agents=tallies, out=out_path)
     prior: dict[tuple[str, str], tuple[str, float | None]] = {}
@@ -244,6 +250,8 @@ async def _run(path: str | Path, built: list[tuple[str, Any]], shared: Judge | N
     first_errors: list[tuple[str, str]] = []
 
     def record_finished(record: dict[str, Any]) -> None:
+        if not inputs:
+            record.pop("inputs", None)  # a Ray actor records them always: dropped before writing
         writer.write(record)
         _watch_for_systematic_failure(record, first_errors, counter["done"])
         key = (record["agent"], record["id"])
@@ -287,7 +295,7 @@ async def _run(path: str | Path, built: list[tuple[str, Any]], shared: Judge | N
             unit = await queue.get()
             if unit is None:
                 return
-            record_finished(await evaluate_unit(*unit))
+            record_finished(await evaluate_unit(*unit, inputs=inputs))
 
     if on_progress is not None:  # the total, before the first case (litellm's import can take seconds)
         _notify(on_progress, RunProgress(done=0, total=total, passed=0, failed=0, unscored=0, errors=0,

@@ -16,6 +16,7 @@ from typing import Any
 from ..errors import ConfigError, InputError, LVFError
 from ..judges.cache import case_scope
 from ..types.usage import Usage
+from .case_inputs import ground_for_record, inputs_of
 from .dataset import CaseRow
 
 __all__ = ["RunAbortedError", "aclose_quietly", "error_record", "evaluate_unit", "gather_or_cancel"]
@@ -25,25 +26,34 @@ class RunAbortedError(LVFError):
     """The run stopped early: every case so far failed the same unexpected way (see the message)."""
 
 
-async def evaluate_unit(row: CaseRow, name: str, agent: Any) -> dict[str, Any]:
-    """The results line of ``agent`` (registered as ``name``) on ``row``."""
+async def evaluate_unit(row: CaseRow, name: str, agent: Any, *, inputs: bool = True) -> dict[str, Any]:
+    """The results line of ``agent`` (registered as ``name``) on ``row``; with ``inputs``, it records
+    what was judged (see :mod:`.case_inputs`), on ERROR lines too, so a reviewer sees the case."""
     base = {"type": "case", "id": row.id, "line": row.line, "agent": name}
     if row.error is not None:
         return error_record(base, row, row.error, 0.0)
     started = time.perf_counter()
+    case, recorded = row.data, inputs_of(row.data) if inputs else None
     with case_scope():
         try:
-            result = await agent.aevaluate(row.data)
+            if inputs:  # retrieve here, once, so the record holds the passages the checks saw
+                case, recorded = await ground_for_record(agent, case, recorded)
+            result = await agent.aevaluate(case)
             record = result.to_dict()
         except ConfigError:
             raise  # every case would fail the same way: stop the run
         except asyncio.CancelledError:
             raise
         except Exception as exc:  # noqa: BLE001 - one case's failure never stops the run
-            return error_record(base, row, exc, time.perf_counter() - started)
+            record = error_record(base, row, exc, time.perf_counter() - started)
+            if inputs:
+                record["inputs"] = recorded
+            return record
     record.update(base)
     record["error"] = None
     record["meta"] = row.meta
+    if inputs:
+        record["inputs"] = recorded
     return record
 
 
