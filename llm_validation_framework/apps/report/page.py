@@ -1,15 +1,12 @@
-"""One self-contained HTML file from a results file: summary, score histograms, every case expandable.
-
-    write_report("results.jsonl", "report.html")      # or: lvf report results.jsonl --html report.html
+"""The report page: run details, the summary table, histograms, the by-source table and every case.
 
 Inline CSS, a few lines of inline JS (filters) and inline SVG charts: the file opens offline.
-Every text that came from a case, a judge or a setting is HTML-escaped (answers under test are
-adversarial); nothing from the data is ever placed inside the script.
+Every text that came from a case, a judge or a setting goes through :func:`.escape.escape`
+(answers under test are adversarial); nothing from the data is ever placed inside the script.
 """
 
 from __future__ import annotations
 
-import html
 import json
 import os
 from collections import OrderedDict
@@ -17,18 +14,19 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from ..errors import ConfigError
+from ...errors import ConfigError
+from .escape import MAX_TEXT, escape
+from .inputs import render_inputs
 
 __all__ = ["render_report", "write_report"]
 
 BINS = 10
 MAX_ROWS_PER_TABLE = 200
-MAX_TEXT = 4000
 
 
 def write_report(results: str | os.PathLike[str], out: str | os.PathLike[str]) -> Path:
     """Read ``results`` (a results JSONL) and write the HTML report to ``out``."""
-    from ..runner.results_file import iter_results
+    from ...runner.results_file import iter_results
 
     path = Path(results).expanduser()
     if not path.is_file():
@@ -76,10 +74,7 @@ def render_report(headers: list[Mapping[str, Any]], cases: Iterable[Mapping[str,
 
 # -- pieces --------------------------------------------------------------------------------
 def _e(value: Any) -> str:
-    text = "" if value is None else str(value)
-    if len(text) > MAX_TEXT:
-        text = text[:MAX_TEXT] + f"… ({len(text) - MAX_TEXT} more characters)"
-    return html.escape(text, quote=True)
+    return escape(value, MAX_TEXT)
 
 
 def _score(value: Any) -> str:
@@ -129,7 +124,7 @@ def _summary_table(by_agent: Mapping[str, list[Mapping[str, Any]]]) -> str:
 
 def _by_source(cases: list[Mapping[str, Any]]) -> str:
     """Per (agent, source) table; with balanced accuracy and AUC against the rows' labels when present."""
-    from ..runner.labels import group_results
+    from ...runner.labels import group_results
 
     groups = group_results(cases)
     labelled = any(g.labelled for g in groups)
@@ -213,8 +208,10 @@ def _case(case: Mapping[str, Any]) -> str:
     for item in case.get("checks") or ():
         if isinstance(item, Mapping):
             body.append(_check(item))
+    # what was judged on the left, the verdict beside it
     return (f'<details class="case" data-status="{status_cls}" data-text="{_e(str(case.get("id")).lower())}">'
-            f'{summary}{"".join(body)}</details>')
+            f'{summary}<div class="case-body">{render_inputs(case)}<div class="verdict-side">{"".join(body)}</div>'
+            "</div></details>")
 
 
 def _check(item: Mapping[str, Any]) -> str:
