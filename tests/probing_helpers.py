@@ -13,6 +13,8 @@ from click.testing import CliRunner
 
 from llm_validation_framework.apps.cli import main
 
+TESTS = Path(__file__).parent
+
 JUDGES = '''
 from llm_validation_framework.judges.scripted import ScriptedJudge
 

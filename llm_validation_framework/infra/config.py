@@ -31,6 +31,7 @@ from pydantic_settings import BaseSettings, EnvSettingsSource, PydanticBaseSetti
 
 from ..errors import ConfigError, MissingAPIKeyError
 from .config_file import ENV_PREFIX, KEYS_SECTION, ConfigFile, did_you_mean, find_config, provider_of_key
+from .hosts import hide_userinfo
 from .providers import PROVIDERS, key_env_names
 
 __all__ = ["ApiKeyEnvSource", "IniSettingsSource", "Settings", "SettingSource", "env_key_names"]
@@ -199,7 +200,7 @@ class Settings(BaseSettings):
             return None
         value = value.strip()
         if not re.match(r"^https?://[^\s/]+", value):
-            raise ValueError(f"must be an http(s) URL such as http://localhost:11434, got {value!r}")
+            raise ValueError(f"must be an http(s) URL such as http://localhost:11434, got {hide_userinfo(value)!r}")
         return value.rstrip("/")
 
     @field_validator("api_keys", mode="before")
@@ -247,8 +248,8 @@ class Settings(BaseSettings):
 
     def report(self) -> list[SettingSource]:
         """Every resolved setting with its source; API keys redacted (for ``lvf config show``)."""
-        rows = [SettingSource(name, "" if getattr(self, name) is None else str(getattr(self, name)),
-                              self.origin(name)) for name in self._FIELDS_SHOWN]
+        rows = [SettingSource(name, "" if getattr(self, name) is None else hide_userinfo(str(getattr(self, name))),
+                              self.origin(name)) for name in self._FIELDS_SHOWN]  # a URL's password too
         for provider in sorted(self.api_keys):
             rows.append(SettingSource(f"api_keys.{provider}", "********** (set)", self.origin(f"api_keys.{provider}")))
         where = str(self._config.path) if self._config.path else "none (" + ", ".join(self._config.searched) + ")"
@@ -281,7 +282,8 @@ class Settings(BaseSettings):
 
     def __repr_args__(self):  # keys are SecretStr already; keep repr short and safe
         for name in self._FIELDS_SHOWN:
-            yield name, getattr(self, name)
+            value = getattr(self, name)
+            yield name, hide_userinfo(value) if isinstance(value, str) else value
         yield "api_keys", sorted(self.api_keys)
 
 
@@ -301,6 +303,6 @@ def _config_error(exc: ValidationError, origins: Mapping[str, str], config: Conf
             parts.append(f"unknown setting {top!r}{hint}; known: {', '.join(Settings.model_fields)}")
             continue
         value = error.get("input")
-        shown = "" if top == "api_keys" or isinstance(value, dict) else f" (got {value!r})"
+        shown = "" if top == "api_keys" or isinstance(value, dict) else f" (got {hide_userinfo(repr(value))})"
         parts.append(f"{name}: {error.get('msg')}{shown} [from {source or 'settings'}]")
     return ConfigError("invalid settings: " + "; ".join(parts))

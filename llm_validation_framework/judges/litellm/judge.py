@@ -24,13 +24,15 @@ is never logged.
 from __future__ import annotations
 
 import asyncio
+import base64
 import logging
 import time
 from typing import Any, Literal
 
 from pydantic import SecretStr
 
-from ...errors import JudgeCallError, JudgeTimeoutError, VerdictParseError
+from ...errors import ConfigError, JudgeCallError, JudgeTimeoutError, VerdictParseError
+from ...infra.hosts import split_userinfo
 from ...text.prompting import render
 from ..base import Judge, Verdict, VerdictRequest, expected_score
 from ..parsing import parse_verdict, verdict_json_instructions, verdict_json_schema
@@ -54,7 +56,9 @@ class LiteLLMJudge(Judge):
     JSON schema (labels as an enum) where litellm says the model supports response schemas,
     else ``{"type": "json_object"}`` where it supports ``response_format``; ``"schema"`` /
     ``"object"`` force one, ``False`` sends none. A provider refusing either with a 400 is
-    asked again without it. ``retry_base_s`` is the first backoff
+    asked again without it. A ``user:password@`` in ``api_base`` is sent as HTTP Basic
+    authentication (never shown; with an ``api_key`` too it is a ConfigError: one or the other).
+    ``retry_base_s`` is the first backoff
     (doubling each retry, jittered, capped by ``retry_max_s``; a ``Retry-After`` header wins).
     """
 
@@ -89,7 +93,7 @@ class LiteLLMJudge(Judge):
         self.name = model.strip()
         self.model = self.name
         self._api_key = api_key if isinstance(api_key, SecretStr) or api_key is None else SecretStr(str(api_key))
-        self.api_base = api_base.rstrip("/") if api_base else None
+        self.api_base, self._url_auth, self._url_password = self._url_credentials(api_base)
         self.timeout_s = float(timeout_s)
         self.max_retries = max_retries
         self.temperature = temperature
@@ -242,6 +246,9 @@ class LiteLLMJudge(Judge):
         }
         if self.api_base:
             params["api_base"] = self.api_base
+        if self._url_auth is not None:
+            params["extra_headers"] = {**(params.get("extra_headers") or {}),
+                                       "Authorization": self._url_auth.get_secret_value()}
         key = self._api_key.get_secret_value() if self._api_key is not None else None
         if key:
             params["api_key"] = key
@@ -308,10 +315,30 @@ class LiteLLMJudge(Judge):
         logger.info("%s: attempt %d failed (%s); retrying in %.2f s", self.name, retry_state.attempt_number,
                     type(exc).__name__ if exc is not None else "?", wait)
 
+    def _url_credentials(self, api_base: str | None) -> tuple[str | None, SecretStr | None, SecretStr | None]:
+        """``api_base`` without its ``user:password@`` part, that part as a Basic ``Authorization`` header,
+        and the password (for redaction). litellm's HTTP client refuses credentials in the URL beside the
+        header it always sends, so they travel as the header, which is what such a URL means."""
+        if not api_base:
+            return None, None, None
+        url, user, password = split_userinfo(api_base.rstrip("/"))
+        if user is None:
+            return url, None, None
+        if self._api_key is not None and self._api_key.get_secret_value():
+            raise ConfigError(
+                "api_base has credentials in it (user:password@) and an API key is set too: the judge can send "
+                "only one. Fix: remove the user:password@ part from api_base (--api-base, LVF_API_BASE or "
+                "[judge] api_base), or unset the API key (api_keys / the provider's *_API_KEY variable)")
+        token = base64.b64encode(f"{user}:{password or ''}".encode()).decode("ascii")
+        return url, SecretStr(f"Basic {token}"), SecretStr(password) if password else None
+
     def _redact(self, text: str) -> str:
-        key = self._api_key.get_secret_value() if self._api_key is not None else ""
-        if key and len(key) >= 4:
-            text = text.replace(key, "[redacted]")
+        for secret in (self._api_key, self._url_auth, self._url_password):
+            value = secret.get_secret_value() if secret is not None else ""
+            if value and len(value) >= 4:
+                text = text.replace(value, "[redacted]")
+        if self._url_auth is not None:
+            text = text.replace(self._url_auth.get_secret_value().removeprefix("Basic "), "[redacted]")
         return text
 
 
