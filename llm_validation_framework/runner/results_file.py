@@ -5,7 +5,8 @@
      "settings": {… secrets redacted}, "resumed": false}
     {"type": "case", "id": "q1", "line": 1, "agent": "accuracy", "status": "PASS", "score": 0.9,
      "threshold": 0.5, "reason": …, "checks": [ …CheckResult.to_dict() ], "usage": {…},
-     "duration_s": 0.4, "judge": …, "notes": [], "error": null, "meta": {"source": …}}
+     "duration_s": 0.4, "judge": …, "notes": [], "error": null, "meta": {"source": …},
+     "inputs": {"question": …, "answer": …, "passages": [{"id": "1", "text": …}], …}}
     {"type": "footer", "finished": …, "interrupted": false, "prompt_hashes_seen": {…}, "summary": {…}}
 
 ``status`` is PASS, FAIL, UNSCORED (the judge could not score it) or ERROR (the case could not
@@ -14,6 +15,10 @@ is flushed when written, so an interrupted run loses only the cases in flight. `
 cuts off a last record torn by a kill mid-write (its case runs again), then appends a new header
 and the cases still to do; when an (id, agent) pair appears more than
 once, the last line wins.
+
+``inputs`` (what the case judged, capped per field: :mod:`.case_inputs`) is absent with
+``--no-inputs``, on lines whose row could not be read, and in files from before it existed;
+readers treat it as optional, so it did not change ``FORMAT_VERSION``.
 """
 
 from __future__ import annotations
