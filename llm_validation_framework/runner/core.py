@@ -28,6 +28,7 @@ from .probe import probe_prompt_hashes
 from .ray_executor import ActorPlan, RayOptions, check_ray_run, import_ray, ray_options
 from .registry import build_agents
 from .results_file import ResultsWriter, load_prior, redact, usage_from_dict
+from .secrets import known_secrets
 from .summary import AgentSummary, RunSummary
 from .units import RunAbortedError, aclose_quietly, evaluate_unit, gather_or_cancel
 
@@ -233,7 +234,8 @@ async def _run(path: str | Path, built: list[tuple[str, Any]], shared: Judge | N
     if previous_header is not None and previous_header.get("judge") != header_judge:
         summary.notes.append("resumed with a different judge than the earlier part of this file: "
                              "the results mix judges (see the two headers)")
-    writer = ResultsWriter(out_path, append=resume)
+    writer = ResultsWriter(out_path, append=resume,  # the judges' keys: a reply echoing one is not written
+                           secrets=known_secrets([shared, *(agent for _, agent in built)]))
     writer.header(
         dataset={"path": str(Path(path).expanduser().resolve()), "rows": rows_total},
         agents=[{"name": name, "class": type(agent).__name__, "threshold": getattr(agent, "threshold", None)}

@@ -27,13 +27,14 @@ import json
 import math
 import os
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..infra.hosts import hide_userinfo
 from ..types.usage import Usage
+from .secrets import known_secrets, scrub
 
 if TYPE_CHECKING:  # pragma: no cover
     from .summary import AgentSummary
@@ -85,10 +86,16 @@ def _now() -> str:
 
 
 class ResultsWriter:
-    """Appends lines to the results file, each flushed at once."""
+    """Appends lines to the results file, each flushed at once.
 
-    def __init__(self, path: str | os.PathLike[str], *, append: bool = False) -> None:
+    Every string written has the known ``secrets`` (None: those of the environment, see
+    :func:`~.secrets.known_secrets`) and any URL's ``user:password@`` masked: a judge reply that
+    echoes the key must not land in the file, nor in the report made from it."""
+
+    def __init__(self, path: str | os.PathLike[str], *, append: bool = False,
+                 secrets: Iterable[str] | None = None) -> None:
         self.path = Path(path).expanduser()
+        self._secrets = known_secrets() if secrets is None else frozenset(secrets)
         if self.path.parent and not self.path.parent.exists():
             self.path.parent.mkdir(parents=True, exist_ok=True)
         needs_newline = append and self.path.exists() and _repair_torn_tail(self.path)
@@ -97,12 +104,17 @@ class ResultsWriter:
             self._handle.write("\n")
 
     def write(self, record: Mapping[str, Any]) -> None:
+        record = scrub(record, self._secrets, REDACTED)
         try:
-            line = json.dumps(record, ensure_ascii=False, allow_nan=False, default=str)
+            line = json.dumps(record, ensure_ascii=False, allow_nan=False, default=self._text)
         except ValueError:  # NaN / inf somewhere: JSON has no such numbers, write null
-            line = json.dumps(_finite(record), ensure_ascii=False, allow_nan=False, default=str)
+            line = json.dumps(_finite(record), ensure_ascii=False, allow_nan=False, default=self._text)
         self._handle.write(line + "\n")
         self._handle.flush()
+
+    def _text(self, value: Any) -> str:
+        """What JSON cannot hold, as text: scrubbed like every other string."""
+        return scrub(str(value), self._secrets, REDACTED)
 
     def header(self, **fields: Any) -> dict[str, Any]:
         record = {"type": "header", "format": FORMAT, "format_version": FORMAT_VERSION,
