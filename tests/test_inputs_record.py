@@ -149,3 +149,24 @@ def test_files_without_inputs_still_resume_and_report(tmp_path):
     html = write_report(out, tmp_path / "r.html").read_text()
     assert html.count("inputs not in the results file") == 2
     assert html.count('<div class="inputs">') == 2
+
+
+def test_units_evaluated_on_ray_follow_the_inputs_option(tmp_path, monkeypatch):
+    """Ray actors always record the inputs; the driver drops them before writing when asked to."""
+    from llm_validation_framework.runner import core, ray_executor
+    from llm_validation_framework.runner.ray_actor import UnitActor
+
+    async def in_process_ray(options, plan, concurrency, units, record_finished, on_ready):
+        actor = UnitActor(plan.judge, plan.agent_names, plan.cache_path, plan.threshold, plan.repeats, 1.0)
+        for row, name in units:
+            record_finished(await actor.evaluate(row, name))
+
+    monkeypatch.setattr(ray_executor, "run_on_ray", in_process_ray)
+    monkeypatch.setattr(core, "import_ray", lambda: None)
+    cases = write_cases(tmp_path, [{"id": "r", "question": "Private question?", "answer": "A."}])
+    for recorded in (True, False):
+        out = tmp_path / f"ray{recorded}.jsonl"
+        run_dataset(cases, ["relevancy"], judge=ScriptedJudge(best), out=out, cache=False, ray=True, inputs=recorded)
+        line = cases_of(out)[("relevancy", "r")]
+        assert line["status"] == "PASS"
+        assert ("inputs" in line) is recorded and ("Private question?" in out.read_text()) is recorded

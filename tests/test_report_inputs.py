@@ -149,3 +149,17 @@ def test_hostile_case_executes_nothing_in_headless_chromium(hostile_report, tmp_
         assert "[1] P " + TEXTAREA in row  # the cited passage, as written, beside the sentence citing it
     finally:
         driver.quit()
+
+
+def test_cut_fields_and_unparsed_rows_are_shown_as_recorded():
+    from llm_validation_framework.apps.report import render_report
+
+    cut = {"type": "case", "id": "big", "agent": "relevancy", "status": "PASS", "score": 1.0,
+           "inputs": {"question": "Q?", "answer": "a" * 10 + " […cut by lvf: 5 more characters]", "reference": None,
+                      "passages": [], "passages_from": None, "cut": {"answer": 15}}}
+    bad = {"type": "case", "id": "bad", "agent": "relevancy", "status": "ERROR", "score": None,
+           "inputs": {"unparsed": {"answer": "5", "contexts": '"<b>one</b>"'}}}
+    html = render_report([], [cut, bad])
+    assert "cut when recorded (full size): answer (15)" in html
+    assert "[…cut by lvf: 5 more characters]" in html
+    assert "the row did not parse as a case" in html and "&quot;&lt;b&gt;one&lt;/b&gt;&quot;" in html
