@@ -170,3 +170,10 @@ def test_units_evaluated_on_ray_follow_the_inputs_option(tmp_path, monkeypatch):
         line = cases_of(out)[("relevancy", "r")]
         assert line["status"] == "PASS"
         assert ("inputs" in line) is recorded and ("Private question?" in out.read_text()) is recorded
+
+
+def test_a_passage_source_that_is_not_text_is_recorded_as_text():
+    from llm_validation_framework.runner.case_inputs import inputs_of
+
+    inputs = inputs_of({"question": "Q?", "answer": "A [3].", "passages": [{"id": 3, "text": "T.", "source": 7}]})
+    assert inputs["passages"] == [{"id": "3", "text": "T.", "source": "7"}]

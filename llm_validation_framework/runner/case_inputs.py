@@ -110,8 +110,11 @@ async def ground_for_record(agent: Any, data: Any, inputs: dict[str, Any] | None
     return grounded, case_inputs(grounded, retrieved=True)
 
 
-def _capped(text: str | None, name: str, cut: dict[str, int]) -> str | None:
-    if text is None or len(text) <= MAX_FIELD_CHARS:
+def _capped(value: Any, name: str, cut: dict[str, int]) -> str | None:
+    if value is None:
+        return None
+    text = str(value)  # a passage's source may be any JSON value
+    if len(text) <= MAX_FIELD_CHARS:
         return text
     cut[name] = len(text)
     return text[:MAX_FIELD_CHARS] + CUT_MARK.format(n=f"{len(text) - MAX_FIELD_CHARS:,}")
