@@ -25,6 +25,7 @@ from typing import Any
 import click
 
 from ..errors import ConfigError, LVFError
+from .compare.command import compare as _compare
 from .serve import limits as _serving
 
 __all__ = ["main"]
@@ -212,6 +213,9 @@ def report(results: str, html: str) -> None:
     except LVFError as exc:
         _fail(exc)
     click.echo(f"HTML report: {html}")
+
+
+main.add_command(_compare)  # lvf compare BASE.jsonl NEW.jsonl (apps/compare/)
 
 
 # ---------------------------------------------------------------------------------------
