@@ -16,7 +16,8 @@ the score is their expectation (``method="logprobs"``); otherwise the written la
 
 Beside the judge, one concern per module: :mod:`.retry` (the only retry layer: which failures
 are tried again, and the waits), :mod:`.importing` (litellm imported on first use, offline and
-quiet), :mod:`.loop_clients` (litellm's cached HTTP clients closed when their event loop ends).
+quiet), :mod:`.loop_clients` (litellm's cached HTTP clients closed when their event loop ends),
+:mod:`.credentials` (a server URL's ``user:password@`` sent as Basic authentication).
 The API key is kept as a :class:`~pydantic.SecretStr` and redacted from every error message; it
 is never logged.
 """
@@ -24,7 +25,6 @@ is never logged.
 from __future__ import annotations
 
 import asyncio
-import base64
 import logging
 import time
 from typing import Any, Literal
@@ -32,14 +32,25 @@ from typing import Any, Literal
 from pydantic import SecretStr
 
 from ...errors import ConfigError, JudgeCallError, JudgeTimeoutError, VerdictParseError
-from ...infra.hosts import split_userinfo
 from ...text.prompting import render
+from ...types.usage import Usage
 from ..base import Judge, Verdict, VerdictRequest, expected_score
 from ..parsing import parse_verdict, verdict_json_instructions, verdict_json_schema
+from .credentials import redact_secrets, url_credentials
 from .importing import import_litellm
 from .loop_clients import close_clients_with_this_loop
 from .reply import Reply, label_probabilities, read_reply
-from .retry import CallTimeout, backoff_wait, is_provider_error, is_retryable, is_timeout, status_of
+from .retry import (
+    CallTimeout,
+    MalformedReply,
+    backoff_wait,
+    is_malformed_reply,
+    is_provider_error,
+    is_retryable,
+    is_timeout,
+    provider_message,
+    status_of,
+)
 
 __all__ = ["LiteLLMJudge"]
 
@@ -93,7 +104,7 @@ class LiteLLMJudge(Judge):
         self.name = model.strip()
         self.model = self.name
         self._api_key = api_key if isinstance(api_key, SecretStr) or api_key is None else SecretStr(str(api_key))
-        self.api_base, self._url_auth, self._url_password = self._url_credentials(api_base)
+        self.api_base, self._url_auth, self._url_password = url_credentials(api_base, self._api_key)
         self.timeout_s = float(timeout_s)
         self.max_retries = max_retries
         self.temperature = temperature
@@ -136,10 +147,9 @@ class LiteLLMJudge(Judge):
             {"role": "user", "content": request.prompt},
         ]
         first = await self._complete(messages, request)
-        try:
-            parsed = parse_verdict(first.text, request)
-            reply, attempts, usage = first, 1, first.usage
-        except VerdictParseError as error:
+        parsed, error = _parse(first, request)
+        reply, attempts, usage = first, 1, first.usage
+        if error is not None:  # re-asked outside any except block: litellm's errors keep their own causes
             retry_messages = list(messages)
             if first.text.strip():
                 retry_messages.append({"role": "assistant", "content": first.text})
@@ -147,14 +157,13 @@ class LiteLLMJudge(Judge):
                                                                      reply_format=verdict_json_instructions(request))})
             second = await self._complete(retry_messages, request)
             usage = first.usage + second.usage
-            try:
-                parsed = parse_verdict(second.text, request)
-            except VerdictParseError as again:
+            parsed, again = _parse(second, request)
+            if again is not None:
                 failure = VerdictParseError(
                     f"{self.name} gave no valid verdict for check {request.check!r} in 2 attempts: {again}",
                     raw_replies=[first.text, second.text], attempts=2)
                 failure.usage = usage  # tokens were spent all the same
-                raise failure from None
+                raise failure
             reply, attempts = second, 2
 
         notes = list(reply.notes)
@@ -188,6 +197,9 @@ class LiteLLMJudge(Judge):
                 with attempt:
                     attempts += 1
                     response = await self._call_once(litellm, messages, params)
+        except MalformedReply as exc:
+            return Reply(text="", logprobs=None, usage=Usage(calls=1), problem=(
+                f"the server's reply was not a readable chat completion ({self._redact(str(exc))[:300]})"))
         except (CallTimeout, asyncio.TimeoutError):
             raise JudgeTimeoutError(
                 f"{self.name}: no reply within timeout_s={self.timeout_s:g} s ({attempts} attempt(s), "
@@ -200,6 +212,12 @@ class LiteLLMJudge(Judge):
             if not is_provider_error(exc):
                 raise
             status = status_of(exc)
+            if status in (401, 403):  # a rejected key fails every call alike: a setting to fix, not a case
+                raise ConfigError(
+                    f"{self.name}: the provider rejected the request's credentials (HTTP {status}): "
+                    f"{self._redact(provider_message(exc))[:300]}. Every call would fail the same way. Fix: check "
+                    "the API key for this provider (`lvf config show` says where it came from) or the api_base"
+                ) from None
             raise JudgeCallError(
                 f"{self.name}: {type(exc).__name__}" + (f" (HTTP {status})" if status else "")
                 + f" after {attempts} attempt(s): {self._redact(str(exc))[:600]}",
@@ -214,6 +232,8 @@ class LiteLLMJudge(Judge):
             except asyncio.TimeoutError:
                 raise CallTimeout() from None
             except Exception as exc:  # a provider refusing an optional parameter: drop it, ask again
+                if is_malformed_reply(exc):
+                    raise MalformedReply(provider_message(exc)) from None
                 dropped = self._drop_refused_param(exc, params)
                 if not dropped:
                     raise
@@ -315,31 +335,18 @@ class LiteLLMJudge(Judge):
         logger.info("%s: attempt %d failed (%s); retrying in %.2f s", self.name, retry_state.attempt_number,
                     type(exc).__name__ if exc is not None else "?", wait)
 
-    def _url_credentials(self, api_base: str | None) -> tuple[str | None, SecretStr | None, SecretStr | None]:
-        """``api_base`` without its ``user:password@`` part, that part as a Basic ``Authorization`` header,
-        and the password (for redaction). litellm's HTTP client refuses credentials in the URL beside the
-        header it always sends, so they travel as the header, which is what such a URL means."""
-        if not api_base:
-            return None, None, None
-        url, user, password = split_userinfo(api_base.rstrip("/"))
-        if user is None:
-            return url, None, None
-        if self._api_key is not None and self._api_key.get_secret_value():
-            raise ConfigError(
-                "api_base has credentials in it (user:password@) and an API key is set too: the judge can send "
-                "only one. Fix: remove the user:password@ part from api_base (--api-base, LVF_API_BASE or "
-                "[judge] api_base), or unset the API key (api_keys / the provider's *_API_KEY variable)")
-        token = base64.b64encode(f"{user}:{password or ''}".encode()).decode("ascii")
-        return url, SecretStr(f"Basic {token}"), SecretStr(password) if password else None
-
     def _redact(self, text: str) -> str:
-        for secret in (self._api_key, self._url_auth, self._url_password):
-            value = secret.get_secret_value() if secret is not None else ""
-            if value and len(value) >= 4:
-                text = text.replace(value, "[redacted]")
-        if self._url_auth is not None:
-            text = text.replace(self._url_auth.get_secret_value().removeprefix("Basic "), "[redacted]")
-        return text
+        return redact_secrets(text, self._api_key, self._url_auth, self._url_password)
+
+
+def _parse(reply: Reply, request: VerdictRequest) -> tuple[Any, VerdictParseError | None]:
+    """The parsed verdict, or why there is none."""
+    if reply.problem is not None:
+        return None, VerdictParseError(reply.problem, raw_replies=[reply.text], attempts=1)
+    try:
+        return parse_verdict(reply.text, request), None
+    except VerdictParseError as error:
+        return None, error
 
 
 REASK_PROMPT = """\

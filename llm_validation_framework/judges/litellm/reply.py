@@ -29,13 +29,15 @@ _VERDICT_KEY = re.compile(r'(?<!\\)"verdict"\s*:\s*')
 
 @dataclass
 class Reply:
-    """One chat reply: its text, the verdict's token logprobs (if any) and what it cost."""
+    """One chat reply: its text, the verdict's token logprobs (if any) and what it cost. ``problem`` says
+    why a reply the server sent could not be read as a chat completion at all (its text is then empty)."""
 
     text: str
     logprobs: list[Any] | None
     usage: Usage
     finish_reason: str | None = None
     notes: list[str] = field(default_factory=list)
+    problem: str | None = None
 
 
 def read_reply(litellm: Any, response: Any, model: str) -> Reply:

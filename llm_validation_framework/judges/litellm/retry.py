@@ -5,7 +5,10 @@ Exactly one retry layer, this one: litellm and its OpenAI client are told ``max_
 many requests a verdict cost. A failure is tried again when it is transient: rate limits (429),
 overload and server errors (408, 409, 425, 5xx, 529), connection errors and timeouts. A request
 the provider refused as such (400, 401, 403, 404) fails at once: asking again cannot help and
-only spends quota. The wait doubles from ``retry_base_s`` with jitter (so parallel workers do
+only spends quota. A reply sent as a success that litellm cannot read (not JSON, no choices) is
+reported by litellm as a "500" of its own making; it is no server error, so it is not retried
+here: the judge treats it as an invalid reply (one re-ask, then unscored).
+The wait doubles from ``retry_base_s`` with jitter (so parallel workers do
 not retry in lock-step), capped by ``retry_max_s``; a ``Retry-After`` (or ``retry-after-ms``)
 header on the failed response wins, since the provider knows when it will take requests again.
 """
@@ -14,11 +17,12 @@ from __future__ import annotations
 
 import asyncio
 import email.utils
+import json
 import random
 import time
 
-__all__ = ["RETRY_STATUSES", "CallTimeout", "backoff_wait", "is_provider_error", "is_retryable", "is_timeout",
-           "retry_after", "status_of"]
+__all__ = ["RETRY_STATUSES", "CallTimeout", "MalformedReply", "backoff_wait", "is_malformed_reply", "is_provider_error",
+           "is_retryable", "is_timeout", "provider_message", "retry_after", "status_of"]
 
 #: statuses worth another try: rate limits, overload, server errors, request timeouts
 RETRY_STATUSES = frozenset({408, 409, 425, 429, 500, 502, 503, 504, 529})
@@ -26,6 +30,10 @@ RETRY_STATUSES = frozenset({408, 409, 425, 429, 500, 502, 503, 504, 529})
 
 class CallTimeout(Exception):
     """Our own per-call deadline passed (asyncio.wait_for)."""
+
+
+class MalformedReply(Exception):
+    """The server's reply was no chat completion (see :func:`is_malformed_reply`); never retried here."""
 
 
 def status_of(exc: BaseException) -> int | None:
@@ -38,6 +46,11 @@ def status_of(exc: BaseException) -> int | None:
         return int(status) if status is not None else None
     except (TypeError, ValueError):
         return None
+
+
+def provider_message(exc: BaseException) -> str:
+    """litellm's message without its ``litellm.XError: XError: OpenAIException -`` prefixes."""
+    return str(exc).rsplit(" - ", 1)[-1].strip()
 
 
 def is_timeout(exc: BaseException) -> bool:
@@ -53,10 +66,31 @@ def is_provider_error(exc: BaseException) -> bool:
     return any(module.startswith(prefix) for prefix in ("litellm", "openai", "httpx", "aiohttp", "anthropic"))
 
 
+def is_malformed_reply(exc: BaseException) -> bool:
+    """The server answered, but not with a chat completion litellm can read (not JSON, no choices).
+
+    litellm raises these as an InternalServerError with a status 500 it made up; what tells them
+    apart from a real HTTP error is the cause: a JSON decoding error or litellm's own APIError, and
+    no HTTP status error anywhere beneath. Ask as litellm raises it: re-raising an exception inside
+    another's handler (a retry loop does) replaces the cause this reads."""
+    links: list[BaseException] = []
+    link: BaseException | None = exc
+    while link is not None and len(links) < 12:
+        links.append(link)
+        link = link.__cause__ or link.__context__
+    beneath = links[1:]
+    if any(base.__name__ in ("HTTPStatusError", "APIStatusError", "APIConnectionError")
+           for item in beneath for base in type(item).__mro__):
+        return False
+    return any(isinstance(item, json.JSONDecodeError)
+               or (type(item).__name__ == "APIError" and (type(item).__module__ or "").startswith("litellm"))
+               for item in beneath)
+
+
 def is_retryable(exc: BaseException) -> bool:
     if is_timeout(exc):
         return True
-    if not is_provider_error(exc):
+    if not is_provider_error(exc) or is_malformed_reply(exc):
         return False
     status = status_of(exc)
     if status is None:
