@@ -129,6 +129,21 @@ def test_local_judge_falls_back_to_prompt_probabilities(case):
     assert all(kind == "complete" for kind, _ in backend.prompts)
 
 
+def test_a_judge_the_shipped_heads_cannot_serve_says_so(monkeypatch):
+    from llm_validation_framework.judges.local import judge as judge_module
+
+    asked = request({"overlap": 1.0})
+    monkeypatch.setattr(judge_module, "shipped_model", lambda: (123, "0" * 64))
+    monkeypatch.setattr(judge_module, "shipped_prompts", lambda: {asked.prompt_hash: "support"})
+    backend = EmbeddingBackend([3.0, 0.0, 0.0, 0.0])
+    judge = LocalJudge(backend=backend)  # a given backend (e.g. lvf serve): no hidden state of its own model
+    verdict = judge.verdict_sync(asked)
+    assert verdict.method == "logprobs"
+    assert "no learned verdict head" in verdict.notes[0] and "support head" in verdict.notes[0]
+    other = VerdictRequest(check="support", instructions="Other.", prompt="x", options=OPTIONS, prefer_reason=False)
+    assert not any("verdict head" in note for note in LocalJudge(backend=backend).verdict_sync(other).notes)
+
+
 def test_heads_argument_is_checked():
     with pytest.raises(ConfigError, match="heads must be"):
         LocalJudge(backend=EmbeddingBackend([0, 0, 0, 0]), heads="yes")

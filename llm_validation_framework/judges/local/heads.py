@@ -31,7 +31,7 @@ from ..base import VerdictRequest
 from .prompt import build_chat_prompt
 
 __all__ = ["HEAD_SYSTEM", "HeadOutcome", "VerdictHead", "build_head_prompt", "head_probabilities", "heads_for_model",
-           "heads_version", "label_logprobs", "shipped_model"]
+           "heads_version", "label_logprobs", "shipped_model", "shipped_prompts"]
 
 #: the head's system turn: short, since an embeddings call reuses no cached prefix and every
 #: instruction token is paid on every verdict; the head learned the task from labelled rows
@@ -160,11 +160,25 @@ def shipped_model() -> tuple[int, str] | None:
 
     The size is a cheap test: a model file of another size is never hashed.
     """
+    meta = _shipped_meta()
+    return None if meta is None else (int(meta["model_size"]), str(meta["model_sha256"]))
+
+
+def shipped_prompts() -> dict[str, str]:
+    """prompt_hash -> name of every shipped verdict head (read without loading any weights)."""
+    meta = _shipped_meta()
+    if meta is None:
+        return {}
+    return {spec["prompt_hash"]: name for name, spec in meta["heads"].items()
+            if spec.get("role", "verdict") == "verdict"}
+
+
+@lru_cache(maxsize=1)
+def _shipped_meta() -> dict | None:
     try:
-        meta = json.loads(resources.files(__package__).joinpath("data", "heads.json").read_text(encoding="utf-8"))
+        return json.loads(resources.files(__package__).joinpath("data", "heads.json").read_text(encoding="utf-8"))
     except (FileNotFoundError, ValueError):
         return None
-    return int(meta["model_size"]), str(meta["model_sha256"])
 
 
 def head_probabilities(head: VerdictHead, outcome: HeadOutcome, split: HeadOutcome | None) -> dict[str, float]:

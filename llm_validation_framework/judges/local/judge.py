@@ -35,7 +35,15 @@ from ...types.usage import Usage
 from ..base import Judge, Verdict, VerdictRequest, expected_score
 from .backend import Completion, LocalBackend, shared_backend
 from .calibration import Calibration, calibrate, calibration_from
-from .heads import VerdictHead, build_head_prompt, head_probabilities, heads_for_model, heads_version, shipped_model
+from .heads import (
+    VerdictHead,
+    build_head_prompt,
+    head_probabilities,
+    heads_for_model,
+    heads_version,
+    shipped_model,
+    shipped_prompts,
+)
 from .model_file import DEFAULT_MODEL_NAME, MODEL_PATH_ENV, is_verified, resolve_model_path
 from .prompt import build_chat_prompt, check_labels, label_probabilities
 from .served import ServedBackend
@@ -103,6 +111,8 @@ class LocalJudge(Judge):
         self._loads_model_file = backend is None
         #: learned verdict heads: True resolves the shipped ones for this model file at first use
         self._heads: bool | dict[str, VerdictHead] = dict(heads) if isinstance(heads, Mapping) else heads
+        #: why the shipped heads do not apply to this judge (None: they do, none ship, or heads=False)
+        self._no_heads_because: str | None = None
         configured = model_path or getattr(settings, "local_model_path", None) or os.environ.get(MODEL_PATH_ENV)
         if backend is not None:
             model = backend.name
@@ -197,12 +207,24 @@ class LocalJudge(Judge):
         if self._heads is True:
             self._heads = {}
             shipped = shipped_model()
-            if shipped is not None and self._loads_model_file:
+            if shipped is not None and not self._loads_model_file:
+                self._no_heads_because = "heads read the hidden state of a model loaded in this process"
+            elif shipped is not None:
                 size, sha256 = shipped
                 path = self.model_path
                 if path.stat().st_size == size and is_verified(path, sha256):
                     self._heads = heads_for_model(sha256)
+                else:
+                    self._no_heads_because = "the shipped heads were fitted on another model file"
         return self._heads or {}
+
+    def _fallback_note(self, request: VerdictRequest) -> tuple[str, ...]:
+        """Say so when a shipped head asks this question but cannot serve this judge."""
+        name = shipped_prompts().get(request.prompt_hash) if self._no_heads_because else None
+        if name is None:
+            return ()
+        return (f"no learned verdict head: {self._no_heads_because}, so the prompt's label probabilities decide "
+                f"(the {name} head serves the default model)",)
 
     def _head_for(self, request: VerdictRequest, backend: LocalBackend) -> VerdictHead | None:
         if not callable(getattr(backend, "embed", None)):
@@ -236,9 +258,9 @@ class LocalJudge(Judge):
         except JudgeError as exc:
             raise JudgeError(f"{request.check}: {exc}", raw_replies=[answer.text], attempts=1) from None
         label = max(probabilities, key=probabilities.get)
-        notes: tuple[str, ...] = ()
+        notes: tuple[str, ...] = () if want_reason else self._fallback_note(request)
         if answer.cached_tokens:
-            notes = (f"{answer.cached_tokens} prompt tokens reused from the KV cache",)
+            notes += (f"{answer.cached_tokens} prompt tokens reused from the KV cache",)
         score = expected_score(request.options, probabilities)
         calibrated = None if want_reason else calibrate(self.calibration, request.check, score, request.labels)
         if calibrated is not None:
