@@ -3,12 +3,15 @@
 The answer under test is adversarial input. Every untrusted text is wrapped in
 ``<name> … </name>`` tags, and any tag-like ``<name>``/``</name>`` (of any of our tag names)
 inside the text is neutralised, so an answer cannot close its own block and speak as the
-instructions.
+instructions. Attribute values (a passage's ``id`` comes from the data too) are escaped as in
+XML, so ``p1">…</passage>`` cannot end the attribute or the block; an id of letters, digits,
+dashes and dots is written as it is.
 """
 
 from __future__ import annotations
 
 import hashlib
+import html
 import re
 from collections.abc import Sequence
 from string import Template
@@ -33,8 +36,14 @@ def delimit(tag: str, text: str, **attrs: str | int) -> str:
     """``<tag attr="…">\\ntext\\n</tag>`` with ``text`` neutralised."""
     if tag not in TAGS:
         raise ValueError(f"unknown tag {tag!r}; add it to prompting.TAGS")
-    attr_text = "".join(f' {key}="{value}"' for key, value in attrs.items())
+    attr_text = "".join(f' {key}="{_attribute(value)}"' for key, value in attrs.items())
     return f"<{tag}{attr_text}>\n{neutralize(text)}\n</{tag}>"
+
+
+def _attribute(value: str | int) -> str:
+    """``value`` safe inside ``"…"``: quotes, angle brackets, ampersands and line breaks escaped."""
+    text = html.escape(str(value), quote=True)
+    return text.replace("\n", "&#10;").replace("\r", "&#13;")
 
 
 def format_passages(passages: Sequence[Passage | str]) -> str:
