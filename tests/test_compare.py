@@ -233,3 +233,19 @@ def test_torn_lines_are_reported_not_fatal(tmp_path):
     comparison = compare_runs(base, new)
     assert any("1 unreadable line(s)" in note for note in comparison.notes)
     assert len(comparison.agents[0].paired) == 3
+
+
+def test_a_narrow_terminal_gets_one_line_per_agent(tmp_path):
+    import io
+
+    from rich.console import Console
+
+    from llm_validation_framework.apps.compare.render import render_text
+
+    base = write(tmp_path / "b.jsonl", passing(30))
+    new = write(tmp_path / "n.jsonl", [case(f"c{i}", "FAIL", 0.1) if i < 10 else case(f"c{i}") for i in range(30)])
+    out = io.StringIO()
+    render_text(compare_runs(base, new), Console(file=out, width=80), top=1)
+    text = out.getvalue()
+    assert "accuracy: REGRESSION; 30 paired; pass rate 100.0% -> 66.7%, diff -33.3 [" in text
+    assert max(len(line) for line in text.splitlines()[3:]) <= 80 or "… 9 more" in text

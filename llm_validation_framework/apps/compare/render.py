@@ -15,6 +15,8 @@ __all__ = ["format_difference", "format_points", "format_rate", "format_score", 
 
 #: characters of a reason shown in the text tables (the JSON and HTML views keep it whole)
 REASON_WIDTH = 100
+#: columns from which the per-agent summary is a table (narrower: one line per agent)
+WIDE = 150
 
 
 def format_rate(value: float | None) -> str:
@@ -71,24 +73,33 @@ def render_text(comparison: Comparison, console: Any, top: int = 20) -> None:
                   f"{escape(str(comparison.new.path))}", highlight=False, soft_wrap=True)
     console.print(f"differences NEW - BASE over the cases scored in both, {level} paired bootstrap interval "
                   f"({comparison.resamples} resamples, seed {comparison.seed})", highlight=False, soft_wrap=True)
-    table = Table(show_header=True, box=box.SIMPLE_HEAD, pad_edge=False)
     columns = ("agent", "verdict", "paired", "pass rate", f"diff pp [{level}]", "mean score", f"diff [{level}]",
                "flips down/up/noise", "unscored", "only B/N")
-    for number, column in enumerate(columns):
-        table.add_column(column, justify="left" if number < 2 else "right", no_wrap=number > 0,
-                         min_width=10 if number == 0 else None)
+    rows = []
     for agent in comparison.agents:
         down = sum(pair.flip == "PASS->FAIL" for pair in agent.flips)
         colour = {"REGRESSION": "bold red", "improved": "green"}.get(verdict(agent))
-        table.add_row(escape(agent.agent), f"[{colour}]{verdict(agent)}[/]" if colour else verdict(agent),
-                      str(len(agent.paired)),
-                      f"{format_rate(agent.pass_rate.base)} -> {format_rate(agent.pass_rate.new)}",
-                      format_difference(agent.pass_rate, points=True),
-                      f"{format_score(agent.mean_score.base)} -> {format_score(agent.mean_score.new)}",
-                      format_difference(agent.mean_score, points=False),
-                      f"{down}/{len(agent.flips) - down}/{agent.noise_flips}", str(len(agent.not_scored)),
-                      f"{len(agent.only_base)}/{len(agent.only_new)}")
-    console.print(table)
+        rows.append((escape(agent.agent), f"[{colour}]{verdict(agent)}[/]" if colour else verdict(agent),
+                     str(len(agent.paired)),
+                     f"{format_rate(agent.pass_rate.base)} -> {format_rate(agent.pass_rate.new)}",
+                     format_difference(agent.pass_rate, points=True),
+                     f"{format_score(agent.mean_score.base)} -> {format_score(agent.mean_score.new)}",
+                     format_difference(agent.mean_score, points=False),
+                     f"{down}/{len(agent.flips) - down}/{agent.noise_flips}", str(len(agent.not_scored)),
+                     f"{len(agent.only_base)}/{len(agent.only_new)}"))
+    if console.width >= WIDE:
+        table = Table(show_header=True, box=box.SIMPLE_HEAD, pad_edge=False, padding=(0, 1, 0, 0))
+        for number, column in enumerate(columns):
+            table.add_column(column, justify="left" if number < 2 else "right", no_wrap=number > 0,
+                             min_width=10 if number == 0 else None)
+        for row in rows:
+            table.add_row(*row)
+        console.print(table)
+    else:  # ten columns do not fit in 80: one line per agent
+        for row in rows:
+            console.print(f"[bold]{row[0]}[/]: {row[1]}; {row[2]} paired; pass rate {row[3]}, diff {row[4]} pp; "
+                          f"mean score {row[5]}, diff {row[6]}; flips down/up/noise {row[7]}; {row[8]} unscored; "
+                          f"only BASE/NEW {row[9]}", highlight=False, soft_wrap=True)
     for agent in comparison.agents:
         _details(agent, console, top)
     for note in comparison.notes:
