@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Literal
 from ..checks.base import Check
 from ..errors import CheckJudgeError, ConfigError, InputError, JudgeError
 from ..judges.base import Judge
+from ..text.input_caps import cap_sample, cut_note
 from ..types.inputs import Sample, parse_sample
 from ..types.progress import ProgressCallback, ProgressEvent, emit
 from ..types.results import CheckResult, EvaluationResult
@@ -130,6 +131,7 @@ class Agent:
         started = time.perf_counter()
         sample = parse_sample(data)
         sample = await self._ground(sample, on_progress)
+        sample, cut = cap_sample(sample)  # a 5 MB answer is not sent whole: text/input_caps.py
         plan = list(self.plan(sample))
         if not plan:
             raise InputError(f"{self.name}: nothing to check for this case", field="data")
@@ -155,6 +157,9 @@ class Agent:
         results = await asyncio.gather(*(run(i + 1, check) for i, (check, _) in enumerate(plan)))
         for result, (_, weight) in zip(results, plan):
             result.weight = weight
+            if cut:
+                result.notes.append(cut_note(cut))
+                result.details.setdefault("inputs_cut", dict(cut))
         return self._combine(list(results), [check for check, _ in plan], time.perf_counter() - started)
 
     async def _run_check(self, check: Check, sample: Sample) -> CheckResult:
