@@ -6,6 +6,7 @@ it over a real socket (its real HTTP path: client, headers, status codes, timeou
     server.push(chat_reply('{"verdict": "yes"}'))             # a 200 with that content
     server.push(StubReply(status=429, headers={"Retry-After": "0"}))
     server.push(chat_reply("...", delay=2.0))                 # answers after 2 s
+    server.push(StubReply(drop=True))                        # closes the socket, no reply
     server.default = lambda body: chat_reply(...)            # when the queue is empty
 
 Replies are served in order; ``server.requests`` records every request (path, headers, JSON
@@ -17,6 +18,7 @@ from __future__ import annotations
 
 import json
 import re
+import socket
 import sys
 import threading
 import time
@@ -31,12 +33,14 @@ __all__ = ["RecordedRequest", "StubReply", "StubServer", "chat_reply", "first_la
 
 @dataclass
 class StubReply:
-    """One scripted HTTP reply. ``body`` is JSON-encoded unless it is ``bytes``."""
+    """One scripted HTTP reply. ``body`` is JSON-encoded unless it is ``bytes``. ``drop``: after
+    ``delay``, close the connection without sending anything (a proxy or server that died mid-request)."""
 
     body: Any = None
     status: int = 200
     headers: dict[str, str] = field(default_factory=dict)
     delay: float = 0.0
+    drop: bool = False
 
 
 @dataclass
@@ -193,6 +197,13 @@ class StubServer:
                     reply = server._next(body)
                 if reply.delay:
                     time.sleep(reply.delay)
+                if reply.drop:
+                    self.close_connection = True
+                    try:
+                        self.connection.shutdown(socket.SHUT_RDWR)
+                    except OSError:  # the client is already gone
+                        pass
+                    return
                 payload = reply.body if isinstance(reply.body, bytes) else json.dumps(reply.body).encode()
                 try:
                     self.send_response(reply.status)

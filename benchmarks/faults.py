@@ -1,0 +1,350 @@
+"""Faults: ``lvf run`` through litellm to a stub server that fails at random, then killed and resumed.
+
+    python benchmarks/faults.py [--cases 1000] [--seed 7] [--concurrency 16] [--kills 5] [--keep]
+                                [--delay 0.1] [--timeout 2] [--max-retries 4]
+
+Three runs of the same ``--cases`` RelevancyAgent cases (one judge call each), each ``lvf run
+--provider openai --api-base <stub>`` in a subprocess (litellm's real HTTP path, the CLI's own
+resume), ``--no-cache``, ``LVF_TIMEOUT_S`` = ``--timeout``, ``LVF_MAX_RETRIES`` = ``--max-retries``
+(the judge's default 4, backoff from 1 s: then about 0.23^5 of the cases, under 1 in 1 000, meet a
+fault on every attempt, so ``--max-retries 1`` is the run that exercises the unscored path). The
+stub (tests/stub_server.py) runs in its own process, so its CPU does not compete with the runner,
+answers a valid verdict after ``--delay`` s, and draws a fault per request:
+
+    10 %  HTTP 429 (half with ``Retry-After: 1``, half without)
+     5 %  HTTP 500
+     5 %  HTTP 200 whose body is malformed (half not JSON, half JSON that is not a chat completion)
+     2 %  a valid reply after ``--timeout`` + 1.5 s (the judge has given up by then)
+     1 %  the connection closed without a reply
+
+A draw depends only on (seed, case, how many requests that case made before), so a retry may
+succeed, thread scheduling changes nothing, and the kill run meets the same faults as the plain one.
+The stub logs every request (case, its number for that case, the fault drawn).
+
+1. **no faults**: the baseline wall time.
+2. **faults**: one run to the end.
+3. **faults + kills**: SIGKILL after a seeded random number of records, ``--kills`` times, each time
+   resumed with ``--resume``, until done.
+
+Checked on each fault run: the results file is valid JSONL and has every case exactly once; a case
+is unscored (UNSCORED / ERROR) exactly when its last request at the stub met a fault (the failures
+injected beyond the retries, counted from the stub's log); **silent zeros**, a case scored though
+its last request failed or scored FAIL / 0 (the stub's good reply is the best label, so a scored
+case passes), must be 0. Prints the numbers and writes ``faults.json`` in the work folder
+(printed; kept with ``--keep``). Exit code 0 when every check holds.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import re
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections import Counter
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+LVF = Path(sys.executable).with_name("lvf")
+
+#: fault name -> share of requests; the rest are answered well
+FAULTS = (("429_retry_after", 0.05), ("429", 0.05), ("500", 0.05), ("not_json", 0.025),
+          ("not_chat_completion", 0.025), ("slow", 0.02), ("dropped", 0.01))
+_CASE_ID = re.compile(r"\bcase-\d+\b")
+
+
+def draw(seed: int, case: str, n: int) -> str:
+    """The fault for request ``n`` (0 for the first) of ``case``, or ``"ok"``."""
+    x = random.Random(f"{seed}:{case}:{n}").random()
+    for name, share in FAULTS:
+        if x < share:
+            return name
+        x -= share
+    return "ok"
+
+
+def serve_stub(seed: int, faults: bool, delay: float, slow_s: float, log_path: str) -> None:
+    """The stub process: prints its base URL, serves until stdin closes, logs one JSON line per request."""
+    sys.path.insert(0, str(ROOT / "tests"))
+    from stub_server import StubReply, StubServer, first_label_reply
+
+    lock = threading.Lock()
+    made: Counter[str] = Counter()
+    log = open(log_path, "a", buffering=1)
+
+    def reply(body):
+        text = " ".join(str(m.get("content", "")) for m in body.get("messages", [])) if isinstance(body, dict) else ""
+        match = _CASE_ID.search(text)
+        case = match.group(0) if match else "?"
+        with lock:
+            n = made[case]
+            made[case] += 1
+            fault = draw(seed, case, n) if faults else "ok"
+            log.write(json.dumps({"case": case, "n": n, "fault": fault, "t": time.time()}) + "\n")
+        error = {"error": {"message": f"injected {fault}", "type": "stub"}}
+        if fault == "429_retry_after":
+            return StubReply(status=429, headers={"Retry-After": "1"}, body=error)
+        if fault == "429":
+            return StubReply(status=429, body=error)
+        if fault == "500":
+            return StubReply(status=500, body=error)
+        if fault == "not_json":
+            return StubReply(body=b"<html><body>upstream hiccup</body></html>")
+        if fault == "not_chat_completion":
+            return StubReply(body={"status": "ok", "detail": "not a chat completion"})
+        if fault == "dropped":
+            return StubReply(drop=True)
+        return first_label_reply(body, delay=slow_s if fault == "slow" else delay)
+
+    server = StubServer().start()
+    server.default = reply
+    print(server.base_url, flush=True)
+    sys.stdin.read()  # EOF: stop
+    server.stop()
+    log.close()
+
+
+class StubProcess:
+    """:func:`serve_stub` in its own process (as benchmarks/runner_speed.py runs its stub)."""
+
+    def __init__(self, args: argparse.Namespace, faults: bool, log_path: Path) -> None:
+        code = (f"import sys; sys.path.insert(0, {str(ROOT / 'benchmarks')!r}); import faults; "
+                f"faults.serve_stub({args.seed}, {faults}, {args.delay}, {args.timeout + 1.5}, {str(log_path)!r})")
+        # its stderr (the stdlib server's tracebacks for connections a killed run reset) to a file
+        with open(log_path.with_suffix(".stderr"), "w") as errors:
+            self.proc = subprocess.Popen([sys.executable, "-c", code], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                         stderr=errors, text=True)
+        self.base_url = self.proc.stdout.readline().strip()
+        if not self.base_url.startswith("http"):
+            raise RuntimeError("the stub process did not start")
+
+    def stop(self) -> None:
+        self.proc.stdin.close()
+        self.proc.wait(timeout=30)
+
+
+def write_cases(path: Path, n: int) -> Path:
+    with open(path, "w") as handle:
+        for i in range(n):
+            case = f"case-{i}"
+            handle.write(json.dumps({"id": case, "question": f"Where is landmark {case}?",
+                                     "answer": f"Landmark {case} stands in the old town square."}) + "\n")
+    return path
+
+
+class RecordCounter:
+    """Case lines in a growing results file, reading only what was added (polled every 20 ms, and
+    the machine's two cores are busy enough)."""
+
+    def __init__(self, path: Path) -> None:
+        self.path, self.offset, self.count = path, 0, 0
+
+    def __call__(self) -> int:
+        try:
+            with open(self.path, "rb") as handle:
+                handle.seek(self.offset)
+                new = handle.read()
+        except FileNotFoundError:
+            return 0
+        end = new.rfind(b"\n") + 1  # whole lines only; a line being written is counted next time
+        self.count += new[:end].count(b'"type": "case"')
+        self.offset += end
+        return self.count
+
+
+def start_run(args: argparse.Namespace, cases: Path, out: Path, base_url: str, resume: bool) -> subprocess.Popen:
+    env = {**os.environ, "LVF_TIMEOUT_S": str(args.timeout), "LVF_MAX_RETRIES": str(args.max_retries),
+           "OPENAI_API_KEY": "sk-stub-not-a-secret"}
+    command = [str(LVF), "run", str(cases), "-a", "relevancy", "--provider", "openai", "--model", "stub",
+               "--api-base", base_url, "--no-cache", "-j", str(args.concurrency), "-o", str(out), "-q",
+               "--resume" if resume else "--overwrite"]
+    # its own session, so the SIGKILL reaches the run and anything it started, and only that
+    return subprocess.Popen(command, cwd=out.parent, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                            start_new_session=True)
+
+
+def run(args: argparse.Namespace, work: Path, name: str, faults: bool, kills: int) -> dict:
+    """One run to the end (killed and resumed ``kills`` times); its wall time, kills and analysis."""
+    cases = work / "cases.jsonl"
+    out, log_path = work / f"{name}.results.jsonl", work / f"{name}.stub.jsonl"
+    stub = StubProcess(args, faults, log_path)
+    rng = random.Random(f"{args.seed}:kills")
+    points = sorted(rng.sample(range(1, args.cases), kills)) if kills else []
+    killed_at: list[int] = []
+    exit_codes: list[int] = []
+    first_record_s: list[float | None] = []  # per launch: start-up (litellm import, header) until its first record
+    count = RecordCounter(out)
+    started = time.perf_counter()
+    try:
+        resume = False
+        while True:
+            launched, before = time.perf_counter(), count()
+            proc = start_run(args, cases, out, stub.base_url, resume)
+            at = max(points[0], before + 1) if points else None
+            first_record_s.append(None)
+            while proc.poll() is None:
+                done = count()
+                if done > before and first_record_s[-1] is None:
+                    first_record_s[-1] = round(time.perf_counter() - launched, 2)
+                if at is not None and done >= at:
+                    os.killpg(proc.pid, signal.SIGKILL)
+                    proc.wait()
+                    killed_at.append(count())
+                    points.pop(0)
+                    break
+                time.sleep(0.02)
+            else:
+                exit_codes.append(proc.returncode)
+                if proc.returncode not in (0, 1):
+                    sys.stderr.write(proc.stderr.read().decode(errors="replace")[-3000:])
+                proc.stderr.close()
+                break
+            proc.stderr.close()
+            resume = True
+    finally:
+        stub.stop()
+    wall = time.perf_counter() - started
+    result = {"name": name, "faults": faults, "wall_s": round(wall, 2), "kills": len(killed_at),
+              "records_at_kills": killed_at, "exit_codes": exit_codes, "first_record_s": first_record_s}
+    result.update(analyse(out, log_path, args.cases))
+    return result
+
+
+def analyse(out: Path, log_path: Path, n_cases: int) -> dict:
+    raw = out.read_bytes()
+    lines = raw.split(b"\n")
+    bad_lines = []
+    records = []
+    for number, line in enumerate(lines[:-1] if raw.endswith(b"\n") else lines, 1):
+        try:
+            record = json.loads(line)
+        except ValueError:
+            bad_lines.append(number)
+            continue
+        if record.get("type") == "case":
+            records.append(record)
+    ids = Counter(r["id"] for r in records)
+    expected = {f"case-{i}" for i in range(n_cases)}
+
+    requests: dict[str, list[tuple[int, str]]] = {}
+    injected: Counter[str] = Counter()
+    for line in log_path.read_text().splitlines():
+        entry = json.loads(line)
+        requests.setdefault(entry["case"], []).append((entry["n"], entry["fault"]))
+        injected[entry["fault"]] += 1
+    last = {case: max(seq)[1] for case, seq in requests.items()}
+    failed_beyond_retries = {case for case, fault in last.items() if fault != "ok"}
+
+    by_id = {r["id"]: r for r in records}  # the last line wins, as on --resume
+    unscored = {case for case, r in by_id.items() if r.get("status") in ("UNSCORED", "ERROR")}
+    scored = {case for case, r in by_id.items() if r.get("status") in ("PASS", "FAIL")}
+    silent = sorted(case for case in scored if case in failed_beyond_retries
+                    or by_id[case].get("status") == "FAIL" or not by_id[case].get("score"))
+    return {
+        "valid_jsonl": not bad_lines and raw.endswith(b"\n"), "bad_lines": bad_lines[:10],
+        "records": len(records), "distinct_ids": len(ids),
+        "duplicates": sorted(case for case, k in ids.items() if k > 1)[:20],
+        "missing": sorted(expected - set(ids))[:20], "unexpected_ids": sorted(set(ids) - expected)[:20],
+        "status": dict(Counter(r.get("status") for r in by_id.values())),
+        "requests": sum(injected.values()), "injected": dict(injected),
+        "max_requests_per_case": max((len(seq) for seq in requests.values()), default=0),
+        "failed_beyond_retries": len(failed_beyond_retries),
+        "failed_beyond_retries_by_last_fault": dict(Counter(last[c] for c in failed_beyond_retries)),
+        "unscored": len(unscored),
+        "unscored_but_last_reply_good": sorted(unscored - failed_beyond_retries)[:20],
+        "failed_but_not_unscored": sorted((failed_beyond_retries & set(by_id)) - unscored)[:20],
+        "silent_zeros": silent[:20], "silent_zero_count": len(silent),
+        "unscored_errors": dict(Counter(_first_error(by_id[c]) for c in unscored)),
+    }
+
+
+def _first_error(record: dict) -> str:
+    """The case's error (ERROR) or its first check's (UNSCORED), without the attempt count, for grouping."""
+    errors = [record.get("error")] + [check.get("error") for check in record.get("checks") or []]
+    error = next((e for e in errors if e), "?")
+    if isinstance(error, dict):
+        error = f"{error.get('type')}: {error.get('message')}"
+    text = re.sub(r"after \d+ attempt\(s\)", "after N attempt(s)", str(error))
+    return re.sub(r"openai/stub: |litellm\.\w+: ", "", text)[:140]
+
+
+def verdict(result: dict, n_cases: int) -> list[str]:
+    """What is wrong with one fault run (empty: nothing)."""
+    problems = []
+    if not result["valid_jsonl"]:
+        problems.append(f"not valid JSONL (lines {result['bad_lines']})")
+    if result["records"] != n_cases or result["distinct_ids"] != n_cases:
+        problems.append(f"{result['records']} records, {result['distinct_ids']} ids, duplicates "
+                        f"{result['duplicates']}, missing {result['missing']}")
+    if result["silent_zero_count"]:
+        problems.append(f"{result['silent_zero_count']} silent zeros: {result['silent_zeros']}")
+    if result["unscored_but_last_reply_good"] or result["failed_but_not_unscored"]:
+        problems.append(f"unscored {result['unscored']} != failed beyond retries {result['failed_beyond_retries']}: "
+                        f"{result['unscored_but_last_reply_good']} / {result['failed_but_not_unscored']}")
+    return problems
+
+
+def report(result: dict, baseline: dict | None) -> None:
+    ratio = f" ({result['wall_s'] / baseline['wall_s']:.2f}x the no-fault run)" if baseline else ""
+    kills = f", killed {result['kills']}x at records {result['records_at_kills']}" if result["kills"] else ""
+    print(f"{result['name']}: {result['wall_s']:.1f} s{ratio}{kills}; exit codes {result['exit_codes']}; "
+          f"first record after {result['first_record_s']} s of each launch")
+    print(f"  records {result['records']} (distinct ids {result['distinct_ids']}, valid JSONL "
+          f"{result['valid_jsonl']}); status {result['status']}")
+    print(f"  stub requests {result['requests']} (max {result['max_requests_per_case']} for one case); "
+          f"injected {dict(sorted(result['injected'].items()))}")
+    print(f"  failed beyond the retries {result['failed_beyond_retries']} "
+          f"{result['failed_beyond_retries_by_last_fault']}; unscored {result['unscored']}; "
+          f"silent zeros {result['silent_zero_count']}")
+    for error, count in sorted(result["unscored_errors"].items(), key=lambda item: -item[1]):
+        print(f"    {count} x {error}")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--cases", type=int, default=1000)
+    parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--concurrency", type=int, default=16)
+    parser.add_argument("--kills", type=int, default=5)
+    parser.add_argument("--delay", type=float, default=0.1, help="seconds before a good reply")
+    parser.add_argument("--timeout", type=float, default=2.0, help="the judge's timeout_s (LVF_TIMEOUT_S)")
+    parser.add_argument("--max-retries", type=int, default=4, help="the judge's max_retries (LVF_MAX_RETRIES)")
+    parser.add_argument("--keep", action="store_true", help="keep the work folder")
+    args = parser.parse_args()
+    if args.kills >= args.cases:
+        parser.error("--kills must be below --cases")
+    work = Path(tempfile.mkdtemp(prefix="lvf-faults-"))
+    write_cases(work / "cases.jsonl", args.cases)
+    print(f"{args.cases} relevancy cases, concurrency {args.concurrency}, seed {args.seed}, judge timeout "
+          f"{args.timeout:g} s and {args.max_retries} retries, good replies after {args.delay:g} s; "
+          f"work folder {work}", flush=True)
+    baseline = run(args, work, "no_faults", faults=False, kills=0)
+    report(baseline, None)
+    runs = [run(args, work, "faults", faults=True, kills=0), run(args, work, "faults_killed", True, args.kills)]
+    problems = {}
+    for result in runs:
+        report(result, baseline)
+        problems[result["name"]] = verdict(result, args.cases)
+    summary = {"args": vars(args), "fault_shares": dict(FAULTS), "runs": [baseline, *runs], "problems": problems}
+    (work / "faults.json").write_text(json.dumps(summary, indent=2) + "\n")
+    ok = not any(problems.values()) and not verdict(baseline, args.cases)
+    for name, found in problems.items():
+        for problem in found:
+            print(f"PROBLEM in {name}: {problem}")
+    print(f"summary: {work / 'faults.json'}")
+    print("PASS" if ok else "FAIL")
+    if not args.keep:
+        for path in sorted(work.iterdir()):
+            if path.name != "faults.json":
+                path.unlink()
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,76 @@
+"""Fault modes of the stub server and the fault benchmark's accounting (benchmarks/faults.py).
+
+A connection closed without a reply is a transient failure: retried, and when every attempt
+meets one, the case is unscored, never scored 0. The benchmark's checks must be able to fail:
+fed a results file with a silent zero, a duplicate, a lost case or a torn line, it says so.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+from pathlib import Path
+
+from stub_server import StubReply, first_label_reply
+
+from llm_validation_framework.agents.relevancy import RelevancyAgent
+
+CASE = {"question": "Where is the Eiffel Tower?", "answer": "The Eiffel Tower is located in Paris, France."}
+
+
+def test_a_dropped_connection_is_retried_and_the_case_scored(stub_server, stub_judge):
+    stub_server.push(StubReply(drop=True))
+    stub_server.default = first_label_reply
+    result = RelevancyAgent(judge=stub_judge()).evaluate(CASE)
+    assert result["status"] == "PASS" and result["score"] == 1.0
+    assert len(stub_server.chat_requests) == 2
+
+
+def test_a_connection_dropped_on_every_attempt_is_unscored_not_zero(stub_server, stub_judge):
+    stub_server.default = StubReply(drop=True)
+    result = RelevancyAgent(judge=stub_judge(max_retries=2)).evaluate(CASE)
+    assert result["status"] == "UNSCORED" and result["score"] is None
+    (check,) = result.checks
+    assert check.score is None and "JudgeCallError" in check.error and "3 attempt(s)" in check.error
+    assert len(stub_server.chat_requests) == 3
+
+
+def _benchmark():
+    path = Path(__file__).resolve().parents[1] / "benchmarks" / "faults.py"
+    spec = importlib.util.spec_from_file_location("faults_benchmark", path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules.setdefault("faults_benchmark", module)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _case(case: str, status: str, score: float | None) -> str:
+    return json.dumps({"type": "case", "id": case, "agent": "relevancy", "status": status, "score": score,
+                       "checks": [{"error": None if score is not None else "JudgeCallError: HTTP 500"}]}) + "\n"
+
+
+def test_the_benchmark_finds_a_silent_zero_a_duplicate_a_lost_case_and_a_torn_line(tmp_path):
+    faults = _benchmark()
+    log = tmp_path / "stub.jsonl"
+    log.write_text("".join(json.dumps({"case": case, "n": n, "fault": fault}) + "\n" for case, n, fault in [
+        ("case-0", 0, "ok"), ("case-1", 0, "500"), ("case-1", 1, "ok"), ("case-2", 0, "429"),
+        ("case-3", 0, "500"), ("case-4", 0, "dropped")]))
+    good = tmp_path / "good.jsonl"
+    good.write_text('{"type": "header"}\n' + _case("case-0", "PASS", 1.0) + _case("case-1", "PASS", 1.0)
+                    + _case("case-2", "UNSCORED", None) + _case("case-3", "UNSCORED", None)
+                    + _case("case-4", "UNSCORED", None))
+    result = faults.analyse(good, log, 5)
+    assert faults.verdict(result, 5) == []
+    assert result["failed_beyond_retries"] == result["unscored"] == 3
+
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"type": "header"}\n' + _case("case-0", "PASS", 1.0) + _case("case-0", "PASS", 1.0)
+                   + _case("case-2", "UNSCORED", None) + _case("case-3", "FAIL", 0.0)
+                   + _case("case-4", "UNSCORED", None) + '{"type": "case", "id": "ca')
+    result = faults.analyse(bad, log, 5)
+    problems = " | ".join(faults.verdict(result, 5))
+    assert result["silent_zeros"] == ["case-3"]
+    assert result["duplicates"] == ["case-0"] and result["missing"] == ["case-1"]
+    assert not result["valid_jsonl"]
+    assert "silent zeros" in problems and "not valid JSONL" in problems and "duplicates ['case-0']" in problems
