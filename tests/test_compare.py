@@ -249,3 +249,16 @@ def test_a_narrow_terminal_gets_one_line_per_agent(tmp_path):
     text = out.getvalue()
     assert "accuracy: REGRESSION; 30 paired; pass rate 100.0% -> 66.7%, diff -33.3 [" in text
     assert max(len(line) for line in text.splitlines()[3:]) <= 80 or "… 9 more" in text
+
+
+def test_a_threshold_change_is_noted_and_error_lines_do_not_fake_one(tmp_path):
+    error = {"type": "case", "id": "e", "agent": "accuracy", "status": "ERROR", "score": None, "threshold": None,
+             "error": {"type": "InputError", "message": "line 3: answer is missing", "line": 3, "field": "answer"}}
+    base = write(tmp_path / "b.jsonl", passing(3) + [error])
+    same = write(tmp_path / "s.jsonl", passing(3))
+    stricter = write(tmp_path / "n.jsonl", [case(f"c{i}", "PASS", 0.8, threshold=0.7) for i in range(3)])
+    against_same = compare_runs(base, same).agents[0]
+    assert not any("thresholds" in note for note in against_same.notes)
+    assert against_same.only_base == ["e"] and compare_runs(base, base).agents[0].not_scored[0].new.error == \
+        "line 3: answer is missing"
+    assert "thresholds differ: BASE 0.5, NEW 0.7" in compare_runs(base, stricter).agents[0].notes

@@ -68,6 +68,8 @@ class CaseOutcome:
         """The fields compare reads; any other field (``inputs``, ``checks`` …) is ignored."""
         stability = record.get("stability") if isinstance(record.get("stability"), dict) else {}
         error = record.get("error")
+        if isinstance(error, dict):  # an ERROR line's error: {"type", "message", "line", "field", …}
+            error = error.get("message") or error.get("type")
         return cls(status=str(record.get("status") or "ERROR"), score=_number(record.get("score")),
                    threshold=_number(record.get("threshold")), reason=str(record.get("reason") or ""),
                    error=None if error in (None, "") else str(error),
@@ -273,8 +275,8 @@ def _compare_agent(agent: str, base: dict[str, CaseOutcome], new: dict[str, Case
                                 "marked noise, counted as unchanged")
     if 0 < len(paired) < FEW_CASES:
         comparison.notes.append(f"only {len(paired)} paired scored case(s): the interval is rough")
-    thresholds = ({o.threshold for o in base.values()}, {o.threshold for o in new.values()})
-    if base and new and thresholds[0] != thresholds[1]:
+    thresholds = ({o.threshold for o in base.values() if o.scored}, {o.threshold for o in new.values() if o.scored})
+    if all(thresholds) and thresholds[0] != thresholds[1]:  # an ERROR line may have no threshold
         comparison.notes.append(f"thresholds differ: BASE {_listed(thresholds[0])}, NEW {_listed(thresholds[1])}")
     return comparison
 
