@@ -6,6 +6,7 @@
     lvf check --agent relevancy --question "…" --answer "…"
     lvf config show
     lvf report results.jsonl --html report.html
+    lvf compare BASE.jsonl NEW.jsonl [--html diff.html] [--fail-on-regression]
     lvf serve [--port 8765 --model m.gguf]        (the local model over an OpenAI-compatible API)
 
 Exit codes: 0 every case passed; 1 some case failed, was unscored or errored; 2 usage or
