@@ -98,12 +98,16 @@ def run_dataset(
     try:
         asyncio.get_running_loop()
     except RuntimeError:
-        return asyncio.run(arun_dataset(
-            path, agents, concurrency=concurrency, out=out, resume=resume, overwrite=overwrite, limit=limit,
-            field_map=field_map, cache=cache, on_progress=on_progress, judge=judge, provider=provider, model=model,
-            api_base=api_base, config_path=config_path, threshold=threshold, rag=rag, repeats=repeats,
-            settings=settings, ray=ray, inputs=inputs))
-    raise RuntimeError("run_dataset() was called inside a running event loop: use `await arun_dataset(...)` there")
+        pass  # no loop running: the run starts below, outside this handler
+    else:
+        raise RuntimeError("run_dataset() was called inside a running event loop: use `await arun_dataset(...)` there")
+    # Not inside the `except`: every exception of the run would take that RuntimeError as its context,
+    # and the judge reads an error's causes (a malformed reply is not an HTTP 500).
+    return asyncio.run(arun_dataset(
+        path, agents, concurrency=concurrency, out=out, resume=resume, overwrite=overwrite, limit=limit,
+        field_map=field_map, cache=cache, on_progress=on_progress, judge=judge, provider=provider, model=model,
+        api_base=api_base, config_path=config_path, threshold=threshold, rag=rag, repeats=repeats,
+        settings=settings, ray=ray, inputs=inputs))
 
 
 async def arun_dataset(
