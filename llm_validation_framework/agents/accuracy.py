@@ -18,6 +18,7 @@ from ..checks.base import Check
 from ..checks.factual import FactualCheck
 from ..judges.base import Judge
 from ..types.inputs import Sample
+from ..types.results import CheckResult
 from .base import Agent, UnscoredPolicy
 from .relevancy import RelevancyAgent
 
@@ -64,6 +65,15 @@ class AccuracyAgent(Agent):
     def plan(self, sample: Sample) -> Sequence[tuple[Check, float]]:
         relevancy = [(check, RELEVANCY_WEIGHT * weight) for check, weight in self.relevancy_agent.plan(sample)]
         return [*relevancy, (self._factual_check(sample), FACTUAL_WEIGHT)]
+
+    def _veto(self, scored: Sequence[CheckResult]) -> str | None:
+        # With passages they are the source of truth: an answer they do not support fails however
+        # relevant it is (0.4 x relevancy alone must not carry a contradicted answer over the threshold).
+        factual = next((r for r in scored if r.name == "factual" and r.details.get("mode") == "grounded"), None)
+        if factual is None or factual.score is None or factual.score >= self.threshold:
+            return None
+        return (f"FAIL: the passages do not support the answer (factual {factual.score:.2f} < threshold "
+                f"{self.threshold:.2f}); relevancy does not make up for it")
 
     def _factual_check(self, sample: Sample) -> Check:
         # a case with a reference answer is checked against it: the breakdown then shows

@@ -206,6 +206,10 @@ class Agent:
             score = sum((r.weight or 0.0) * r.score for r in scored) / weight_total
         score = min(1.0, max(0.0, score))
         status = "PASS" if score >= self.threshold else "FAIL"
+        veto = self._veto(scored) if status == "PASS" else None
+        if veto:
+            status = "FAIL"
+            notes.append(veto)
         stability = self._stability(scored, weight_total)
         if stability and stability["unstable"]:
             notes.append(f"unstable: over {self.repeats} runs the score ranges {stability['low']:.2f}–"
@@ -213,6 +217,10 @@ class Agent:
                          "PASS/FAIL may change between runs")
         return EvaluationResult(self.name, status, score, self.threshold, reason, results, usage, duration,
                                 self.judge.name, notes, stability)
+
+    def _veto(self, scored: list[CheckResult]) -> str | None:
+        """Why a case fails whatever its combined score (None: the score decides). No veto by default."""
+        return None
 
     def _stability(self, scored: list[CheckResult], weight_total: float) -> dict | None:
         """With repeats: the combined score's range if each check took its lowest / highest run."""

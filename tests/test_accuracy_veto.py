@@ -1,0 +1,43 @@
+"""AccuracyAgent with passages: an answer they do not support fails, however relevant it is."""
+
+from __future__ import annotations
+
+import json
+
+from llm_validation_framework import AccuracyAgent, ScriptedJudge
+
+CASE = {"question": "Who founded Acme Robotics according to our docs?",
+        "answer": "Acme Robotics was founded by Tom Baker in 1995.",
+        "contexts": ["Acme Robotics was founded in 2010 by Jane Smith, a former NASA engineer."]}
+
+
+def judge(support_label: str) -> ScriptedJudge:
+    """On topic for relevancy; ``support_label`` for support; blends support with word overlap as the
+    local judge does, so an unsupported claim that shares the passages' words keeps a partial score."""
+    def reply(request):
+        if "supported" not in request.labels:
+            return json.dumps({"verdict": request.labels[0], "reason": "scripted"})
+        probabilities = dict.fromkeys(request.labels, 0.02)
+        probabilities[support_label] = 0.96
+        return {"probabilities": probabilities}  # read from probabilities, as the local judge does
+
+    scripted = ScriptedJudge(reply)
+    scripted.support_overlap_weight = 0.5
+    return scripted
+
+
+def test_a_relevant_answer_the_passages_do_not_support_fails_with_a_note():
+    result = AccuracyAgent(judge=judge("contradicted")).evaluate(CASE)
+    factual = next(r for r in result.checks if r.name == "factual")
+    assert 0.5 * 0.4 < factual.score < 0.5  # the overlap blend alone
+    assert result.score >= 0.5  # 0.4 x relevancy + 0.6 x factual: the formula would pass it
+    assert result.status == "FAIL"
+    assert any("passages do not support the answer" in note for note in result.notes)
+
+
+def test_the_veto_leaves_supported_and_knowledge_mode_answers_to_the_score():
+    supported = AccuracyAgent(judge=judge("supported")).evaluate(CASE)
+    assert supported.status == "PASS" and not any("do not support" in n for n in supported.notes)
+    no_passages = {"question": CASE["question"], "answer": CASE["answer"]}
+    knowledge = AccuracyAgent(judge=judge("contradicted")).evaluate(no_passages)
+    assert not any("do not support" in n for n in knowledge.notes)
