@@ -144,6 +144,63 @@ def test_a_judge_the_shipped_heads_cannot_serve_says_so(monkeypatch):
     assert not any("verdict head" in note for note in LocalJudge(backend=backend).verdict_sync(other).notes)
 
 
+def _shipped_specs():
+    import json
+    from importlib import resources
+
+    try:
+        meta = json.loads(resources.files("llm_validation_framework.judges.local").joinpath("data", "heads.json")
+                          .read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return []
+    return sorted(meta["heads"].items())
+
+
+def _todays_request(task, row):
+    """The request our check sends today for a head's canonical row (as the fitting script built it)."""
+    import asyncio
+    import json
+
+    from llm_validation_framework import ScriptedJudge
+    from llm_validation_framework.checks.answer_accuracy import AnswerAccuracyCheck
+    from llm_validation_framework.checks.context_relevance import ContextRelevanceCheck
+    from llm_validation_framework.checks.relevancy import RelevancyCheck
+    from llm_validation_framework.checks.support import judge_support
+    from llm_validation_framework.types.inputs import Passage, parse_sample
+
+    judge = ScriptedJudge(lambda r: json.dumps({"verdict": r.labels[0]}))
+    judge.evidence_chars, judge.prefers_yes_no, judge.swapped_roles = 600, True, False
+    judge.support_overlap_weight = judge.answer_overlap_weight = 0.0
+    if task == "answer_relevancy":
+        return RelevancyCheck().request(parse_sample(row))
+    if task == "relevance":
+        sample = parse_sample({"question": row["query"], "contexts": [row["passage"]]})
+        asyncio.run(ContextRelevanceCheck().run(sample, judge))
+        return next(r for r in judge.requests if tuple(r.labels) == ("yes", "no"))
+    if task == "support":
+        passages = [Passage(id=str(i), text=t) for i, t in enumerate(row["premise_passages"], start=1)]
+        asyncio.run(judge_support(judge, row["claim"], passages, question=row.get("question")))
+        return judge.requests[0]
+    asyncio.run(AnswerAccuracyCheck().run(parse_sample({**row, "references": [row["reference"]]}), judge))
+    return judge.requests[0]
+
+
+@pytest.mark.parametrize("name,spec", _shipped_specs() or [pytest.param(None, None, marks=pytest.mark.skip(
+    reason="no verdict heads ship in this build"))])
+def test_every_shipped_head_reads_the_prompt_our_check_sends_today(name, spec):
+    import hashlib
+
+    canonical = spec["canonical"]
+    asked = _todays_request(canonical["task"], canonical["row"])
+    assert asked.check == spec["check"] and asked.prompt_hash == spec["prompt_hash"], name
+    assert list(asked.labels) == spec["labels"] and all(s in asked.signals or s == "prompt_logodds"
+                                                        for s in spec["side"]), name
+    # the head's weights mean something only for the exact text it was fitted on: a changed template,
+    # instruction or head system turn must be refitted (benchmarks/heads/fit_heads.py --write)
+    prompt = build_head_prompt(asked)
+    assert hashlib.sha256(prompt.encode()).hexdigest() == canonical["head_prompt_sha256"], name
+
+
 def test_heads_argument_is_checked():
     with pytest.raises(ConfigError, match="heads must be"):
         LocalJudge(backend=EmbeddingBackend([0, 0, 0, 0]), heads="yes")

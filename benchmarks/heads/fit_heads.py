@@ -234,6 +234,7 @@ def main(argv: list[str] | None = None) -> int:
         loso = {s: {"balanced_accuracy": round(by_source[s][f"head@{best:g}"][0], 4),
                     "auc": round(by_source[s][f"head@{best:g}"][1], 4), "rows": by_source[s]["n"]} for s in by_source}
         spec = {"check": rows[0]["check"], "prompt_hash": prompt_hash_of(args.task, rows[0]["row"]),
+                "canonical": canonical_of(args.task),
                 "labels": labels, "positive": pos, "side": list(side_names), "sizes": sizes,
                 "intercept": float(head.model.intercept_[0]), "c": best, "role": "verdict",
                 "fitted_on": f"{int(fit.sum())} labelled rows of {len(counts)} sources", "rows_per_source": counts,
@@ -249,6 +250,30 @@ def main(argv: list[str] | None = None) -> int:
 HEAD_NAMES = {"support": "support", "relevance": "context_relevance", "answer_accuracy": "answer_accuracy",
               "answer_relevancy": "relevancy"}
 PACKAGE_DATA = ROOT / "llm_validation_framework" / "judges" / "local" / "data"
+
+
+#: one fixed case per task: the shipped head records the sha256 of the head prompt our check builds
+#: for it, and a test rebuilds it, so a changed template cannot leave a head reading text it never saw
+CANONICAL = {
+    "support": {"claim": "The tower is in Paris.", "premise_passages": ["The Eiffel Tower stands in Paris."],
+                "question": "Where is the Eiffel Tower?"},
+    "relevance": {"query": "Where is the Eiffel Tower?", "passage": "The Eiffel Tower stands in Paris."},
+    "answer_accuracy": {"question": "Where is the Eiffel Tower?", "answer": "In Paris.", "reference": "Paris"},
+    "answer_relevancy": {"question": "Where is the Eiffel Tower?", "answer": "In Paris."},
+}
+
+
+def canonical_of(task: str) -> dict:
+    """The fixed case of ``task`` and the sha256 of the head prompt built for it today."""
+    import asyncio
+    import hashlib
+
+    from extract_features import requests_for
+
+    from llm_validation_framework.judges.local.heads import build_head_prompt
+
+    prompt = build_head_prompt(asyncio.run(requests_for(task, CANONICAL[task]))[0])
+    return {"task": task, "row": CANONICAL[task], "head_prompt_sha256": hashlib.sha256(prompt.encode()).hexdigest()}
 
 
 def prompt_hash_of(task: str, row: dict) -> str:
@@ -295,6 +320,7 @@ def write_split_head(rows, hidden, logp, labels, ids, readout_rows, sizes, model
     head = Head(c).fit(hidden[mask], side, y)
     sources = sorted(set(r["source"] for r, m in zip(rows, mask) if m))
     spec = {"check": rows[0]["check"], "prompt_hash": prompt_hash_of("support", rows[0]["row"]), "labels": labels,
+            "canonical": canonical_of("support"),
             "positive": [1], "side": ["prompt_logodds"], "sizes": sizes, "intercept": float(head.model.intercept_[0]),
             "c": c, "role": "split", "fitted_on": f"{int(mask.sum())} unsupported rows of {', '.join(sources)}"}
     arrays = {"readout": readout_rows.astype(np.float16), "mean": head.mean.astype(np.float32),
