@@ -23,8 +23,8 @@ The stub logs every request (case, its number for that case, the fault drawn).
 
 1. **no faults**: the baseline wall time.
 2. **faults**: one run to the end.
-3. **faults + kills**: SIGKILL after a seeded random number of records, ``--kills`` times, each time
-   resumed with ``--resume``, until done.
+3. **faults + kills**: SIGKILL after a seeded random number of records (one in each ``--kills``-th of
+   the run; at least one new record per launch), each time resumed with ``--resume``, until done.
 
 Checked on each fault run: the results file is valid JSONL and has every case exactly once; a case
 is unscored (UNSCORED / ERROR) exactly when its last request at the stub met a fault (the failures
@@ -175,7 +175,9 @@ def run(args: argparse.Namespace, work: Path, name: str, faults: bool, kills: in
     out, log_path = work / f"{name}.results.jsonl", work / f"{name}.stub.jsonl"
     stub = StubProcess(args, faults, log_path)
     rng = random.Random(f"{args.seed}:kills")
-    points = sorted(rng.sample(range(1, args.cases), kills)) if kills else []
+    # one point in each of `kills` equal stretches of the run, so the kills cover it from start to end
+    points = [rng.randrange(max(1, args.cases * i // kills), max(2, args.cases * (i + 1) // kills))
+              for i in range(kills)]
     killed_at: list[int] = []
     exit_codes: list[int] = []
     first_record_s: list[float | None] = []  # per launch: start-up (litellm import, header) until its first record
@@ -242,6 +244,14 @@ def analyse(out: Path, log_path: Path, n_cases: int) -> dict:
     failed_beyond_retries = {case for case, fault in last.items() if fault != "ok"}
 
     by_id = {r["id"]: r for r in records}  # the last line wins, as on --resume
+    # --resume runs an UNSCORED / ERROR case again and appends its new line: superseded, by design.
+    # A case with two scored lines was judged twice: a duplicate.
+    lines_of: dict[str, list[dict]] = {}
+    for r in records:
+        lines_of.setdefault(r["id"], []).append(r)
+    rerun = sorted(case for case, seq in lines_of.items()
+                   if len(seq) > 1 and all(r.get("status") in ("UNSCORED", "ERROR") for r in seq[:-1]))
+    duplicates = sorted(case for case, k in ids.items() if k > 1 and case not in rerun)
     unscored = {case for case, r in by_id.items() if r.get("status") in ("UNSCORED", "ERROR")}
     scored = {case for case, r in by_id.items() if r.get("status") in ("PASS", "FAIL")}
     silent = sorted(case for case in scored if case in failed_beyond_retries
@@ -249,7 +259,8 @@ def analyse(out: Path, log_path: Path, n_cases: int) -> dict:
     return {
         "valid_jsonl": not bad_lines and raw.endswith(b"\n"), "bad_lines": bad_lines[:10],
         "records": len(records), "distinct_ids": len(ids),
-        "duplicates": sorted(case for case, k in ids.items() if k > 1)[:20],
+        "duplicates": duplicates[:20], "duplicate_count": len(duplicates),
+        "rerun_after_unscored": len(rerun),
         "missing": sorted(expected - set(ids))[:20], "unexpected_ids": sorted(set(ids) - expected)[:20],
         "status": dict(Counter(r.get("status") for r in by_id.values())),
         "requests": sum(injected.values()), "injected": dict(injected),
@@ -279,9 +290,9 @@ def verdict(result: dict, n_cases: int) -> list[str]:
     problems = []
     if not result["valid_jsonl"]:
         problems.append(f"not valid JSONL (lines {result['bad_lines']})")
-    if result["records"] != n_cases or result["distinct_ids"] != n_cases:
-        problems.append(f"{result['records']} records, {result['distinct_ids']} ids, duplicates "
-                        f"{result['duplicates']}, missing {result['missing']}")
+    if result["distinct_ids"] != n_cases or result["duplicate_count"] or result["unexpected_ids"]:
+        problems.append(f"{result['distinct_ids']} ids of {n_cases}, duplicates {result['duplicates']}, "
+                        f"missing {result['missing']}, unexpected {result['unexpected_ids']}")
     if result["silent_zero_count"]:
         problems.append(f"{result['silent_zero_count']} silent zeros: {result['silent_zeros']}")
     if result["unscored_but_last_reply_good"] or result["failed_but_not_unscored"]:
@@ -295,8 +306,9 @@ def report(result: dict, baseline: dict | None) -> None:
     kills = f", killed {result['kills']}x at records {result['records_at_kills']}" if result["kills"] else ""
     print(f"{result['name']}: {result['wall_s']:.1f} s{ratio}{kills}; exit codes {result['exit_codes']}; "
           f"first record after {result['first_record_s']} s of each launch")
-    print(f"  records {result['records']} (distinct ids {result['distinct_ids']}, valid JSONL "
-          f"{result['valid_jsonl']}); status {result['status']}")
+    print(f"  records {result['records']} (distinct ids {result['distinct_ids']}, duplicates "
+          f"{result['duplicate_count']}, UNSCORED lines run again by --resume {result['rerun_after_unscored']}, "
+          f"valid JSONL {result['valid_jsonl']}); status {result['status']}")
     print(f"  stub requests {result['requests']} (max {result['max_requests_per_case']} for one case); "
           f"injected {dict(sorted(result['injected'].items()))}")
     print(f"  failed beyond the retries {result['failed_beyond_retries']} "

@@ -57,12 +57,14 @@ def test_the_benchmark_finds_a_silent_zero_a_duplicate_a_lost_case_and_a_torn_li
         ("case-0", 0, "ok"), ("case-1", 0, "500"), ("case-1", 1, "ok"), ("case-2", 0, "429"),
         ("case-3", 0, "500"), ("case-4", 0, "dropped")]))
     good = tmp_path / "good.jsonl"
-    good.write_text('{"type": "header"}\n' + _case("case-0", "PASS", 1.0) + _case("case-1", "PASS", 1.0)
+    good.write_text('{"type": "header"}\n' + _case("case-0", "PASS", 1.0) + _case("case-1", "UNSCORED", None)
+                    + '{"type": "header", "resumed": true}\n' + _case("case-1", "PASS", 1.0)
                     + _case("case-2", "UNSCORED", None) + _case("case-3", "UNSCORED", None)
                     + _case("case-4", "UNSCORED", None))
     result = faults.analyse(good, log, 5)
     assert faults.verdict(result, 5) == []
     assert result["failed_beyond_retries"] == result["unscored"] == 3
+    assert result["rerun_after_unscored"] == 1 and result["duplicate_count"] == 0  # --resume runs UNSCORED again
 
     bad = tmp_path / "bad.jsonl"
     bad.write_text('{"type": "header"}\n' + _case("case-0", "PASS", 1.0) + _case("case-0", "PASS", 1.0)
