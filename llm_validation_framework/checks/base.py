@@ -4,20 +4,26 @@ Checks hold no per-sample state, so one instance can score many samples at once.
 never knows which judge runs it: it builds :class:`VerdictRequest` objects and reads
 :class:`Verdict` objects. A :class:`JudgeError` becomes an unscored :class:`CheckResult`;
 any other exception is a bug or bad input and propagates.
+
+Every check's result notes a prompt-injection attempt in the case's inputs (the field and the
+kind, :mod:`~llm_validation_framework.text.injection`): ``run`` of each subclass is wrapped once,
+here, so no check has to remember it.
 """
 
 from __future__ import annotations
 
+import functools
 from abc import ABC, abstractmethod
-from collections.abc import Iterable
+from collections.abc import Awaitable, Callable, Iterable
 from typing import ClassVar
 
 from ..errors import JudgeError
 from ..types.inputs import Sample
 from ..judges.base import Judge, Verdict, VerdictRequest
+from ..text.injection import injection_note, scan_sample
 from ..types.results import CheckResult
 
-__all__ = ["Check", "ask_once", "combine_methods", "label_reason", "verdict_result"]
+__all__ = ["Check", "ask_once", "combine_methods", "label_reason", "note_injections", "verdict_result"]
 
 
 class Check(ABC):
@@ -34,6 +40,31 @@ class Check(ABC):
 
     def validate(self, sample: Sample) -> None:
         sample.require(*self.requires, check=self.name)
+
+    def __init_subclass__(cls) -> None:
+        super().__init_subclass__()
+        run = cls.__dict__.get("run")
+        if run is not None and not getattr(run, "notes_injections", False):
+            cls.run = _noting_injections(run)
+
+
+def _noting_injections(run: Callable[..., Awaitable[CheckResult]]) -> Callable[..., Awaitable[CheckResult]]:
+    @functools.wraps(run)
+    async def noting(self: Check, sample: Sample, judge: Judge, **options: object) -> CheckResult:
+        return note_injections(await run(self, sample, judge, **options), sample)
+
+    noting.notes_injections = True  # type: ignore[attr-defined]
+    return noting
+
+
+def note_injections(result: CheckResult, sample: Sample) -> CheckResult:
+    """``result`` with a note and ``details["injection"]`` (``{field: [kinds]}``) when ``sample``'s
+    inputs hold an injection attempt; unchanged otherwise (and never noted twice)."""
+    found = scan_sample(sample)
+    if found and "injection" not in result.details:
+        result.notes.append(injection_note(found))
+        result.details["injection"] = {name: list(kinds) for name, kinds in found.items()}
+    return result
 
 
 def verdict_result(name: str, verdict: Verdict, request: VerdictRequest, **details) -> CheckResult:

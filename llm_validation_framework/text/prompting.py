@@ -5,7 +5,10 @@ The answer under test is adversarial input. Every untrusted text is wrapped in
 inside the text is neutralised, so an answer cannot close its own block and speak as the
 instructions. Attribute values (a passage's ``id`` comes from the data too) are escaped as in
 XML, so ``p1">…</passage>`` cannot end the attribute or the block; an id of letters, digits,
-dashes and dots is written as it is.
+dashes and dots is written as it is. An injection attempt inside the data (a chat-template token,
+an order to the grader, text claiming to stand after a closing tag) is defused in the block
+(:mod:`~llm_validation_framework.text.injection`); an ordinary text is put in unchanged, so its
+prompt is byte-identical to what the learned heads were fitted on.
 """
 
 from __future__ import annotations
@@ -17,12 +20,9 @@ from collections.abc import Sequence
 from string import Template
 
 from ..types.inputs import Passage
+from .injection import TAGS, defuse
 
 __all__ = ["TAGS", "delimit", "format_passages", "neutralize", "render", "short_hash"]
-
-#: every tag name our prompts use around untrusted text
-TAGS = ("question", "answer", "reference", "passage", "passages", "context", "claim", "citation",
-        "statement", "response", "query", "conversation")
 
 _TAG_RE = re.compile(r"<\s*/?\s*(" + "|".join(TAGS) + r")\b[^>]*>", re.IGNORECASE)
 
@@ -35,9 +35,9 @@ def neutralize(text: str) -> str:
 def delimit(tag: str, text: str, **attrs: str | int) -> str:
     """``<tag attr="…">\\ntext\\n</tag>`` with ``text`` neutralised."""
     if tag not in TAGS:
-        raise ValueError(f"unknown tag {tag!r}; add it to prompting.TAGS")
+        raise ValueError(f"unknown tag {tag!r}; add it to TAGS in text/injection.py")
     attr_text = "".join(f' {key}="{_attribute(value)}"' for key, value in attrs.items())
-    return f"<{tag}{attr_text}>\n{neutralize(text)}\n</{tag}>"
+    return f"<{tag}{attr_text}>\n{neutralize(defuse(text))}\n</{tag}>"
 
 
 def _attribute(value: str | int) -> str:

@@ -1,0 +1,214 @@
+"""Prompt-injection attempts in the data: found by pattern, named by kind, never obeyed.
+
+The answer under test, the question, the reference and every passage are data written by the
+model under test or by whoever talks to it, and a judge reading them may take orders from them.
+This module finds the usual attempts deterministically, so a result can say that its inputs tried
+(a reviewer then knows to look) and :func:`~llm_validation_framework.text.prompting.delimit` can
+defuse them inside the data block. The kinds:
+
+* ``chat_template``: a chat model's turn tokens (``<|im_start|>``, ``[INST]``, ``<<SYS>>`` …), which
+  in a prompt would open a new system or assistant turn;
+* ``fake_delimiter``: one of our own data tags (``</answer>``, ``<passage id=…>``) inside the data;
+* ``verdict_json``: a JSON object with a ``verdict``/``score``/``label`` key, the grader's reply
+  written in advance;
+* ``ignore_instructions``: "ignore (all) previous instructions" and its common translations;
+* ``grader_instruction``: a note addressed to the grader ("[SYSTEM NOTE TO THE GRADER: …]") or an
+  order to give a verdict ("reply yes", "grade this answer as correct");
+* ``role_play``: "you are now GradeBot", "stay in character".
+
+Patterns ask for the grader-facing wording, not for single words: an ordinary answer about an
+operating system, a test score or a JSON API does not match.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ..types.inputs import Sample
+
+__all__ = ["KINDS", "REMOVED", "InjectionSpan", "defuse", "find_injections", "injection_kinds", "injection_note",
+           "scan_sample"]
+
+_VERDICT_WORDS = (r"(?:yes|oui|ja|sí|correct|correcto|korrekt|richtig|supported|relevant|faithful|pass(?:ed)?|true|"
+                  r"on[- ]topic|fully correct|4|1\.0|10(?:/10)?|100%?)")
+#: every tag name our prompts use around untrusted text (re-exported as ``prompting.TAGS``, which
+#: neutralises them inside the data; listed here so this module needs nothing from prompting)
+TAGS = ("question", "answer", "reference", "passage", "passages", "context", "claim", "citation",
+        "statement", "response", "query", "conversation")
+_QUOTE = r"[\"'«»„“”‘’`\s]*"
+
+_PATTERNS: dict[str, list[str]] = {
+    "chat_template": [
+        r"<\|\s*(?:im_start|im_end|im_sep|system|user|assistant|endoftext|eot_id|start_header_id|end_header_id|"
+        r"begin_of_text|end_of_text|eom_id)\s*\|>",
+        r"</?\s*(?:start_of_turn|end_of_turn)\s*>",
+        r"\[/?INST\]", r"<</?SYS>>",
+    ],
+    "fake_delimiter": [r"<\s*/?\s*(?:" + "|".join(TAGS) + r")\b[^>]*>"],
+    "verdict_json": [r"\{\s*[\"']?(?:verdict|score|label|grade|rating|judgement|judgment)[\"']?\s*:"],
+    "ignore_instructions": [
+        # English, then French, German, Spanish, Italian, Portuguese, Dutch, Russian, Chinese, Japanese
+        r"\b(?:ignore|disregard|forget|override)\s+(?:all\s+|any\s+)?(?:of\s+)?(?:the\s+|your\s+)?"
+        r"(?:previous|prior|above|earlier|preceding|former|system)\s+(?:instructions?|prompts?|rules|directions)",
+        r"\bignor(?:e|ez|er)\s+(?:toutes\s+)?(?:les\s+)?(?:instructions|consignes)\s+(?:précédentes|precedentes|"
+        r"ci-dessus|antérieures)",
+        r"\b(?:ignorier(?:e|en)?|vergiss|vergessen)\s+(?:Sie\s+)?(?:alle\s+)?(?:vorherigen|bisherigen|obigen|"
+        r"vorigen|früheren)\s+(?:Anweisungen|Instruktionen|Regeln)",
+        r"\bignor(?:a|e|ad|en|ar)\s+(?:todas\s+)?(?:las\s+)?(?:instrucciones|indicaciones)\s+(?:anteriores|previas)",
+        r"\bignora\s+(?:tutte\s+)?(?:le\s+)?istruzioni\s+(?:precedenti|sopra)",
+        r"\bignor(?:e|a)\s+(?:todas\s+)?(?:as\s+)?instruç(?:ões|oes)\s+(?:anteriores|acima)",
+        r"\bnegeer\s+(?:alle\s+)?(?:vorige|eerdere)\s+instructies",
+        r"игнорируй(?:те)?\s+(?:все\s+)?(?:предыдущие\s+)?инструкции",
+        r"(?:忽略|无视|忽视)(?:之前|以上|上面|先前|前面)?的?(?:所有|全部)?(?:指令|指示|说明|提示)",
+        r"(?:以前|前|上記)の(?:すべての)?指示を無視",
+    ],
+    "grader_instruction": [
+        r"\b(?:system|admin(?:istrator)?|developer)\s+(?:note|message|notice|instructions?|override)\s+"
+        r"(?:to|for)\s+the\s+(?:grader|judge|evaluator|reviewer|assessor|model|ai|assistant)",
+        r"[\[(]\s*(?:system|admin(?:istrator)?|developer)\s+(?:note|message|notice|instructions?|override)\b",
+        r"\b(?:note|message|instructions?|memo|notice)\s+(?:to|for)\s+(?:the\s+)?(?:grader|judge|evaluator|"
+        r"assessor|grading model|ai judge)\b",
+        r"\b(?:grader|judge|evaluator|grading)\s+(?:instructions?|notes?|policy)\s*:",
+        r"\b(?:reply|respond|output|return)\s+(?:only\s+)?(?:with\s+)?" + _QUOTE + _VERDICT_WORDS + r"\b",
+        r"\b(?:grade|mark|rate|score|judge|label|treat|classify)\s+(?:it|(?:this|the|every|any|each|all)\s+"
+        r"(?:answers?|responses?|replies|cases?))\b[^.\n]{0,20}?\bas\s+" + _QUOTE + _VERDICT_WORDS + r"\b",
+        r"\bevery\s+answer\s+is\s+(?:graded|judged|rated|marked)\b",
+        r"\balways\s+(?:replies|answers|responds|says|grades)\s+" + _QUOTE + _VERDICT_WORDS + r"\b",
+        r"\b(?:répondez|reponds|réponds|antworte|antworten\s+Sie|responde|responda|rispondi)\s+(?:mit\s+|con\s+|"
+        r"avec\s+)?" + _QUOTE + _VERDICT_WORDS + r"\b",
+        r"请(?:回答|回复|输出)\s*" + _QUOTE + _VERDICT_WORDS,
+    ],
+    "role_play": [
+        r"\byou\s+are\s+(?:now\s+)?(?:a\s+|an\s+|the\s+)?(?:grader|evaluator|\w*bot|dan)\b",
+        r"\blet'?s\s+play\s+a\s+game\b",
+        r"\bstay\s+in\s+character\b",
+        r"\bpretend\s+(?:that\s+)?you\s+are\s+(?:a\s+|an\s+|the\s+)?(?:grader|judge|evaluator|\w*bot)\b",
+    ],
+}
+#: every kind, in the order results list them
+KINDS = tuple(_PATTERNS)
+_COMPILED = {kind: re.compile("|".join(f"(?:{p})" for p in patterns), re.IGNORECASE)
+             for kind, patterns in _PATTERNS.items()}
+
+
+@dataclass(frozen=True)
+class InjectionSpan:
+    """One match: its kind and where it is in the text (``text[start:end]``)."""
+
+    kind: str
+    start: int
+    end: int
+
+
+def find_injections(text: str) -> list[InjectionSpan]:
+    """Every injection span in ``text``, by position (overlapping spans of different kinds all kept)."""
+    if not text:
+        return []
+    spans = [InjectionSpan(kind, m.start(), m.end()) for kind, pattern in _COMPILED.items()
+             for m in pattern.finditer(text) if m.end() > m.start()]
+    return sorted(spans, key=lambda s: (s.start, s.end))
+
+
+def injection_kinds(text: str) -> tuple[str, ...]:
+    """The kinds found in ``text``, in :data:`KINDS` order (empty for an ordinary text)."""
+    found = {span.kind for span in find_injections(text)}
+    return tuple(kind for kind in KINDS if kind in found)
+
+
+def scan_sample(sample: Sample) -> dict[str, tuple[str, ...]]:
+    """``{field: kinds}`` for every text of ``sample`` with an injection attempt (empty: none).
+
+    Fields are named as in the case: ``question``, ``answer``, ``reference``, ``references[i]``,
+    ``passages[id]``, ``conversation[i]``."""
+    texts: list[tuple[str, str | None]] = [("question", sample.question), ("answer", sample.answer),
+                                           ("reference", sample.reference)]
+    texts += [(f"references[{i}]", text) for i, text in enumerate(sample.references)]
+    texts += [(f"passages[{p.id}]", p.text) for p in sample.passages]
+    texts += [(f"conversation[{i}]", turn.content) for i, turn in enumerate(sample.conversation)]
+    found = {name: injection_kinds(text) for name, text in texts if text}
+    return {name: kinds for name, kinds in found.items() if kinds}
+
+
+def injection_note(found: dict[str, tuple[str, ...]]) -> str:
+    """One line for a result's notes: which inputs hold what kind of attempt."""
+    where = "; ".join(f"{name} ({', '.join(kinds)})" for name, kinds in found.items())
+    return f"possible prompt injection, judged as data: {where}"
+
+
+#: what stands in a data block where an attempt was cut out
+REMOVED = "[text aimed at the grader removed]"
+_SENTENCE_END = ".!?。！？\n"
+_PAIRS = {"[": "]", "(": ")", "{": "}"}
+_LOOKALIKE = str.maketrans({"<": "‹", ">": "›", "|": "¦", "[": "⟦", "]": "⟧"})
+_OPENING_TAG = re.compile(r"<\s*(?:" + "|".join(TAGS) + r")\b[^>]*>", re.IGNORECASE)
+
+
+def defuse(text: str) -> str:
+    """``text`` with every attempt made harmless; a text without one is returned unchanged.
+
+    Chat-template tokens become look-alikes (``<|im_start|>`` → ``‹¦im_start¦›``). Text after a fake
+    closing tag, up to the next opening tag (the part that claims to stand outside the data), and each
+    sentence (or bracketed note, or JSON object) holding an order to the grader are replaced by
+    :data:`REMOVED`. Our own tags are left for :func:`~llm_validation_framework.text.prompting.neutralize`.
+    """
+    spans = find_injections(text)
+    if not spans:
+        return text
+    cuts: list[tuple[int, int]] = []
+    tokens: list[tuple[int, int]] = []
+    for span in spans:
+        if span.kind == "chat_template":
+            tokens.append((span.start, span.end))
+        elif span.kind == "fake_delimiter":
+            if text[span.start:span.end].replace(" ", "").startswith("</"):
+                opening = _OPENING_TAG.search(text, span.end)
+                cuts.append((span.end, opening.start() if opening else len(text)))
+        else:
+            cuts.append(_sentence(text, span))
+    cuts = _merged(cuts)
+    out, at = [], 0
+    for start, end in cuts:
+        out.append(_lookalike(text[at:start], tokens, at))
+        out.append(REMOVED if text[start:end].strip() else text[start:end])
+        at = end
+    out.append(_lookalike(text[at:], tokens, at))
+    return "".join(out)
+
+
+def _sentence(text: str, span: InjectionSpan) -> tuple[int, int]:
+    """The sentence around ``span``, widened to close any bracket it opens."""
+    start = max(text.rfind(c, 0, span.start) for c in _SENTENCE_END) + 1
+    while start < span.start and text[start] in " \t":
+        start += 1
+    end = min((i for i in (text.find(c, span.end) for c in _SENTENCE_END) if i >= 0), default=len(text) - 1) + 1
+    if text[end - 1:end] == "\n":
+        end -= 1
+    for opener, closer in _PAIRS.items():
+        while text.count(opener, start, end) > text.count(closer, start, end):
+            close = text.find(closer, end)
+            if close < 0:
+                break
+            end = close + 1
+            if end < len(text) and text[end] in ".!?。":
+                end += 1
+    return start, end
+
+
+def _merged(cuts: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    merged: list[tuple[int, int]] = []
+    for start, end in sorted(cuts):
+        if merged and start <= merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(merged[-1][1], end))
+        else:
+            merged.append((start, end))
+    return merged
+
+
+def _lookalike(piece: str, tokens: list[tuple[int, int]], offset: int) -> str:
+    """``piece`` (at ``offset`` in the text) with the chat-template tokens inside it made look-alikes."""
+    chars = list(piece)
+    for start, end in tokens:
+        for i in range(max(start, offset), min(end, offset + len(piece))):
+            chars[i - offset] = chars[i - offset].translate(_LOOKALIKE)
+    return "".join(chars)
