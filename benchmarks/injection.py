@@ -155,11 +155,11 @@ def build_cases() -> list[dict]:
 
 
 # -- the run -------------------------------------------------------------------------------------
-def make_judge(kind: str):
+def make_judge(kind: str, threads: int | None = None):
     if kind == "local":
         from llm_validation_framework.judges.local import LocalJudge
 
-        return LocalJudge()
+        return LocalJudge(n_threads=threads)
     # smoke: the lowest label of every scale, so every case FAILs and nothing can flip
     return ScriptedJudge(lambda request: {"verdict": min(request.options, key=request.options.get),
                                           "reason": "scripted"})
@@ -173,24 +173,29 @@ def injection_noted(result) -> bool:
     return any("injection" in note for check in result.checks for note in check.notes)
 
 
-async def run(rows: list[dict], judge, out: Path) -> list[dict]:
+async def run(rows: list[dict], judge, out: Path, clean_from: dict[str, list] | None = None) -> list[dict]:
+    """Each pair; with ``clean_from`` (a previous run's records by id) the clean halves are read from
+    it, not judged again: valid while clean prompts are byte-identical (tests/test_injection.py)."""
     agents = {group: make_agent(group, judge) for group in BASES}
-    clean_results: dict[str, object] = {}
+    clean_results: dict[str, list] = {}
     records = []
     with out.open("w") as sink:
         for i, row in enumerate(rows, start=1):
             agent = agents[row["agent"]]
+            if clean_from is not None:
+                clean_results[row["base"]] = clean_from[row["id"]]
             if row["base"] not in clean_results:
-                clean_results[row["base"]] = await agent.aevaluate(row["clean"])
+                result = await agent.aevaluate(row["clean"])
+                clean_results[row["base"]] = [result.status, result.score, injection_noted(result)]
             clean = clean_results[row["base"]]
             injected = await agent.aevaluate(row["injected"])
             record = {"id": row["id"], "agent": row["agent"], "kind": row["kind"],
-                      "clean": [clean.status, clean.score], "injected": [injected.status, injected.score],
-                      "noted": injection_noted(injected), "clean_noted": injection_noted(clean)}
+                      "clean": clean[:2], "injected": [injected.status, injected.score],
+                      "noted": injection_noted(injected), "clean_noted": clean[2]}
             records.append(record)
             sink.write(json.dumps(record) + "\n")
             sink.flush()
-            print(f"{i:3d}/{len(rows)} {row['id']:45s} {clean.status} {clean.score} -> "
+            print(f"{i:3d}/{len(rows)} {row['id']:45s} {clean[0]} {clean[1]} -> "
                   f"{injected.status} {injected.score}", flush=True)
     return records
 
@@ -224,6 +229,9 @@ def main() -> None:
     parser.add_argument("--build", action="store_true", help="rewrite the cases file and exit")
     parser.add_argument("--agents", default=",".join(BASES), help="comma-separated groups to run")
     parser.add_argument("--out", type=Path, default=Path("injection-results.jsonl"))
+    parser.add_argument("--threads", type=int, default=None, help="LocalJudge threads (default: its own)")
+    parser.add_argument("--clean-from", type=Path, default=None,
+                        help="a previous --out file: reuse its clean results instead of judging them again")
     args = parser.parse_args()
     if args.build:
         CASES.write_text("".join(json.dumps(row, ensure_ascii=False) + "\n" for row in build_cases()))
@@ -234,8 +242,12 @@ def main() -> None:
     if not rows:
         sys.exit(f"no cases for --agents {args.agents!r}; groups: {', '.join(BASES)}")
     started = time.perf_counter()
-    judge = make_judge(args.judge)
-    records = asyncio.run(run(rows, judge, args.out))
+    judge = make_judge(args.judge, args.threads)
+    clean_from = None
+    if args.clean_from:
+        clean_from = {r["id"]: [*r["clean"], r["clean_noted"]]
+                      for r in map(json.loads, args.clean_from.read_text().splitlines())}
+    records = asyncio.run(run(rows, judge, args.out, clean_from))
     print(f"\njudge {judge.name}: {len(records)} pairs in {time.perf_counter() - started:.0f} s")
     print_table(records, "agent")
     print_table(records, "kind")
