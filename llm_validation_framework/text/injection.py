@@ -140,39 +140,39 @@ def injection_note(found: dict[str, tuple[str, ...]]) -> str:
 REMOVED = "[text aimed at the grader removed]"
 _SENTENCE_END = ".!?。！？\n"
 _PAIRS = {"[": "]", "(": ")", "{": "}"}
-_LOOKALIKE = str.maketrans({"<": "‹", ">": "›", "|": "¦", "[": "⟦", "]": "⟧"})
+#: a turn token's role name, cut with the token (``<|im_start|>system``)
+_ROLE = re.compile(r"\s*(?:system|user|assistant|developer|tool|model)\b[ \t]*", re.IGNORECASE)
 _OPENING_TAG = re.compile(r"<\s*(?:" + "|".join(TAGS) + r")\b[^>]*>", re.IGNORECASE)
 
 
 def defuse(text: str) -> str:
     """``text`` with every attempt made harmless; a text without one is returned unchanged.
 
-    Chat-template tokens become look-alikes (``<|im_start|>`` → ``‹¦im_start¦›``). Text after a fake
-    closing tag, up to the next opening tag (the part that claims to stand outside the data), and each
-    sentence (or bracketed note, or JSON object) holding an order to the grader are replaced by
-    :data:`REMOVED`. Our own tags are left for :func:`~llm_validation_framework.text.prompting.neutralize`.
+    Each of these is replaced by :data:`REMOVED` (neighbours with only white space between them by
+    one): a chat-template token with its role name (``<|im_start|>system``); a fake closing tag with
+    the text after it up to and with the next opening tag (the part that claims to stand outside the
+    data); each sentence, bracketed note or JSON object holding an order to the grader. What is left
+    of our own tags is for :func:`~llm_validation_framework.text.prompting.neutralize`.
     """
     spans = find_injections(text)
     if not spans:
         return text
     cuts: list[tuple[int, int]] = []
-    tokens: list[tuple[int, int]] = []
     for span in spans:
         if span.kind == "chat_template":
-            tokens.append((span.start, span.end))
+            role = _ROLE.match(text, span.end)
+            cuts.append((span.start, role.end() if role else span.end))
         elif span.kind == "fake_delimiter":
             if text[span.start:span.end].replace(" ", "").startswith("</"):
                 opening = _OPENING_TAG.search(text, span.end)
-                cuts.append((span.end, opening.start() if opening else len(text)))
+                cuts.append((span.start, opening.end() if opening else len(text)))
         else:
             cuts.append(_sentence(text, span))
-    cuts = _merged(cuts)
     out, at = [], 0
-    for start, end in cuts:
-        out.append(_lookalike(text[at:start], tokens, at))
-        out.append(REMOVED if text[start:end].strip() else text[start:end])
+    for start, end in _merged(cuts, text):
+        out += [text[at:start], REMOVED]
         at = end
-    out.append(_lookalike(text[at:], tokens, at))
+    out.append(text[at:])
     return "".join(out)
 
 
@@ -195,20 +195,12 @@ def _sentence(text: str, span: InjectionSpan) -> tuple[int, int]:
     return start, end
 
 
-def _merged(cuts: list[tuple[int, int]]) -> list[tuple[int, int]]:
+def _merged(cuts: list[tuple[int, int]], text: str) -> list[tuple[int, int]]:
+    """Overlapping cuts, and cuts with only white space between them, as one."""
     merged: list[tuple[int, int]] = []
     for start, end in sorted(cuts):
-        if merged and start <= merged[-1][1]:
+        if merged and (start <= merged[-1][1] or not text[merged[-1][1]:start].strip()):
             merged[-1] = (merged[-1][0], max(merged[-1][1], end))
         else:
             merged.append((start, end))
     return merged
-
-
-def _lookalike(piece: str, tokens: list[tuple[int, int]], offset: int) -> str:
-    """``piece`` (at ``offset`` in the text) with the chat-template tokens inside it made look-alikes."""
-    chars = list(piece)
-    for start, end in tokens:
-        for i in range(max(start, offset), min(end, offset + len(piece))):
-            chars[i - offset] = chars[i - offset].translate(_LOOKALIKE)
-    return "".join(chars)
