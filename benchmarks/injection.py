@@ -228,6 +228,7 @@ def main() -> None:
     parser.add_argument("--judge", choices=["local", "scripted"], default="local")
     parser.add_argument("--build", action="store_true", help="rewrite the cases file and exit")
     parser.add_argument("--agents", default=",".join(BASES), help="comma-separated groups to run")
+    parser.add_argument("--kinds", default=None, help="comma-separated injection kinds to run (default: all)")
     parser.add_argument("--out", type=Path, default=Path("injection-results.jsonl"))
     parser.add_argument("--threads", type=int, default=None, help="LocalJudge threads (default: its own)")
     parser.add_argument("--clean-from", type=Path, default=None,
@@ -238,7 +239,9 @@ def main() -> None:
         print(f"wrote {CASES}")
         return
     wanted = set(args.agents.split(","))
-    rows = [row for row in map(json.loads, CASES.read_text().splitlines()) if row["agent"] in wanted]
+    kinds = set(args.kinds.split(",")) if args.kinds else None
+    rows = [row for row in map(json.loads, CASES.read_text().splitlines())
+            if row["agent"] in wanted and (kinds is None or row["kind"] in kinds)]
     if not rows:
         sys.exit(f"no cases for --agents {args.agents!r}; groups: {', '.join(BASES)}")
     started = time.perf_counter()

@@ -149,10 +149,10 @@ def defuse(text: str) -> str:
     """``text`` with every attempt made harmless; a text without one is returned unchanged.
 
     Each of these is replaced by :data:`REMOVED` (neighbours with only white space between them by
-    one): a chat-template token with its role name (``<|im_start|>system``); a fake closing tag with
-    the text after it up to and with the next opening tag (the part that claims to stand outside the
-    data); each sentence, bracketed note or JSON object holding an order to the grader. What is left
-    of our own tags is for :func:`~llm_validation_framework.text.prompting.neutralize`.
+    one): a chat-template token with its role name (``<|im_start|>system``); the text after a fake
+    closing tag up to the next opening tag (the part that claims to stand outside the data); each
+    sentence, bracketed note or JSON object holding an order to the grader. Our own tags themselves
+    are left for :func:`~llm_validation_framework.text.prompting.neutralize` (look-alikes).
     """
     spans = find_injections(text)
     if not spans:
@@ -165,7 +165,7 @@ def defuse(text: str) -> str:
         elif span.kind == "fake_delimiter":
             if text[span.start:span.end].replace(" ", "").startswith("</"):
                 opening = _OPENING_TAG.search(text, span.end)
-                cuts.append((span.start, opening.end() if opening else len(text)))
+                cuts.append((span.end, opening.start() if opening else len(text)))
         else:
             cuts.append(_sentence(text, span))
     out, at = [], 0
