@@ -149,8 +149,8 @@ def defuse(text: str) -> str:
     """``text`` with every attempt made harmless; a text without one is returned unchanged.
 
     Each of these is replaced by :data:`REMOVED` (neighbours with only white space between them by
-    one): a chat-template token with its role name (``<|im_start|>system``); the text after a fake
-    closing tag up to the next opening tag (the part that claims to stand outside the data); each
+    one): a chat-template token with its role name (``<|im_start|>system``); the text between a fake
+    closing tag and a later opening tag (the part that claims to stand outside the data); each
     sentence, bracketed note or JSON object holding an order to the grader. Our own tags themselves
     are left for :func:`~llm_validation_framework.text.prompting.neutralize` (look-alikes).
     """
@@ -163,9 +163,10 @@ def defuse(text: str) -> str:
             role = _ROLE.match(text, span.end)
             cuts.append((span.start, role.end() if role else span.end))
         elif span.kind == "fake_delimiter":
-            if text[span.start:span.end].replace(" ", "").startswith("</"):
-                opening = _OPENING_TAG.search(text, span.end)
-                cuts.append((span.end, opening.start() if opening else len(text)))
+            # close, speak as the prompt, reopen: what stands between is the attacker's
+            opening = _OPENING_TAG.search(text, span.end)
+            if text[span.start:span.end].replace(" ", "").startswith("</") and opening:
+                cuts.append((span.end, opening.start()))
         else:
             cuts.append(_sentence(text, span))
     out, at = [], 0
