@@ -329,3 +329,29 @@ def test_real_default_model_uses_its_shipped_head():
     head = next(iter(judge.heads.values()))
     asked = VerdictRequest(check=head.check, instructions="x", prompt="y", options=dict.fromkeys(head.labels, 0.0))
     assert not head.serves(asked)  # another prompt: the head stays out of it
+
+
+def test_concurrent_first_verdicts_all_see_the_shipped_heads(monkeypatch):
+    import threading
+    import time
+
+    heads = {"support": make_head()}
+
+    def slow_resolve(self):
+        time.sleep(0.2)  # the first caller is still resolving when the others ask
+        return heads
+
+    monkeypatch.setattr(LocalJudge, "_resolve_shipped_heads", slow_resolve)
+    judge = LocalJudge(backend=EmbeddingBackend([3.0, 0.0, 0.0, 0.0]))
+    seen, barrier = [], threading.Barrier(6)
+
+    def ask():
+        barrier.wait()
+        seen.append(judge.verdict_sync(request({"overlap": 1.0})).method)
+
+    threads = [threading.Thread(target=ask) for _ in range(6)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert seen == ["head"] * 6

@@ -104,6 +104,8 @@ class LocalJudge(Judge):
         self._backend = backend
         self._resolved: Path | None = None
         self._lock = threading.Lock()
+        #: the first verdicts arrive together from worker threads: one resolves the shipped heads, the rest wait
+        self._heads_lock = threading.Lock()
         if not isinstance(heads, (bool, Mapping)):
             raise ConfigError(f"heads must be True (the shipped heads of this model), False or a mapping of "
                               f"name to VerdictHead, got {heads!r}")
@@ -186,7 +188,7 @@ class LocalJudge(Judge):
     def __getstate__(self) -> dict[str, Any]:
         """Picklable (a Ray actor receives it): the lock is rebuilt; an in-process model never travels."""
         state = dict(self.__dict__)
-        state["_lock"] = None
+        state["_lock"] = state["_heads_lock"] = None
         if not isinstance(state.get("_backend"), ServedBackend):
             state["_backend"] = None
         return state
@@ -194,6 +196,7 @@ class LocalJudge(Judge):
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.__dict__.update(state)
         self._lock = threading.Lock()
+        self._heads_lock = threading.Lock()
 
     # -- verdicts ----------------------------------------------------------------------------
 
@@ -204,19 +207,22 @@ class LocalJudge(Judge):
     @property
     def heads(self) -> dict[str, VerdictHead]:
         """The verdict heads this judge uses: the shipped ones when they were fitted on this model file."""
-        if self._heads is True:
-            self._heads = {}
-            shipped = shipped_model()
-            if shipped is not None and not self._loads_model_file:
-                self._no_heads_because = "heads read the hidden state of a model loaded in this process"
-            elif shipped is not None:
-                size, sha256 = shipped
-                path = self.model_path
-                if path.stat().st_size == size and is_verified(path, sha256):
-                    self._heads = heads_for_model(sha256)
-                else:
-                    self._no_heads_because = "the shipped heads were fitted on another model file"
+        with self._heads_lock:
+            if self._heads is True:
+                self._heads = self._resolve_shipped_heads()
         return self._heads or {}
+
+    def _resolve_shipped_heads(self) -> dict[str, VerdictHead]:
+        shipped = shipped_model()
+        if shipped is not None and not self._loads_model_file:
+            self._no_heads_because = "heads read the hidden state of a model loaded in this process"
+        elif shipped is not None:
+            size, sha256 = shipped
+            path = self.model_path
+            if path.stat().st_size == size and is_verified(path, sha256):
+                return heads_for_model(sha256)
+            self._no_heads_because = "the shipped heads were fitted on another model file"
+        return {}
 
     def _fallback_note(self, request: VerdictRequest) -> tuple[str, ...]:
         """Say so when a shipped head asks this question but cannot serve this judge."""
