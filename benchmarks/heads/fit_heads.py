@@ -141,7 +141,7 @@ class Head:
         x = self.features(hidden, side)
         self.mean = x.mean(axis=0)
         self.scale = x.std(axis=0) + 1e-6
-        if self.side:  # the few side features weigh like many hidden dimensions
+        if self.side and side.shape[1]:  # the few side features weigh like many hidden dimensions
             self.scale[-side.shape[1]:] /= np.sqrt(hidden.shape[1] / 8)
         self.model = LogisticRegression(C=self.c, class_weight="balanced", max_iter=5000)
         self.model.fit((x - self.mean) / self.scale, y)
@@ -160,6 +160,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--c", type=float, nargs="+", default=[0.001, 0.003, 0.01, 0.03])
     parser.add_argument("--test-only", nargs="*", default=["qnli-squad"],
                         help="sources never fitted on: scored by the head fitted on all the others")
+    parser.add_argument("--side", nargs="*", default=None,
+                        help="side signals the head reads beside the hidden state (default: the task's SIDE)")
     parser.add_argument("--write", action="store_true", help="fit on every source and write the shipped head")
     args = parser.parse_args(argv)
 
@@ -182,9 +184,12 @@ def main(argv: list[str] | None = None) -> int:
     columns = {"prompt_logodds": lambda: logodds,
                "overlap": lambda: np.array([overlap_feature(args.task, r["row"]) for r in rows]),
                "similarity": lambda: np.array([similarity_feature(args.task, r["row"]) for r in rows])}
-    side_names = SIDE[args.task]
-    side = np.stack([columns[name]() for name in side_names], axis=1)
-    overlap = side[:, side_names.index("overlap")]
+    side_names = tuple(SIDE[args.task] if args.side is None else args.side)
+    unknown = set(side_names) - set(SIDE[args.task])
+    if unknown:
+        parser.error(f"--side: {args.task} checks send only {', '.join(SIDE[args.task])}, not {', '.join(unknown)}")
+    side = np.stack([columns[name]() for name in side_names], axis=1) if side_names else np.zeros((len(rows), 0))
+    overlap = columns["overlap"]()
 
     print(f"{args.task}: {len(rows)} rows, labels {labels}, readout tokens {sizes}")
     by_source = defaultdict(dict)
