@@ -184,3 +184,33 @@ def test_a_judge_that_prefers_yes_no_gets_a_yes_no_question_per_passage():
     assert all(list(r.options) == ["0", "1", "2"] for r in rating.requests)
     with pytest.raises(ConfigError, match="passage_verdict"):
         ContextRelevanceCheck(passage_verdict="maybe")
+
+
+def test_head_decided_passages_score_alone_and_the_set_rating_is_only_reported():
+    from llm_validation_framework.judges.base import Verdict
+
+    def reply(request):
+        if is_all(request):
+            return {"verdict": "0"}
+        p = 0.9 if "Einstein" in request.prompt.split("</question>")[1] else 0.1
+        return Verdict(label="2" if p > 0.5 else "0", score=p, method="head")
+
+    result = run(EINSTEIN, ScriptedJudge(reply), passage_verdict="rating")
+    assert result.score == pytest.approx(0.9)  # not (0 + 0.9) / 2
+    assert result.details["score_from"] == "per_passage_max (learned head)"
+    assert result.details["ratings"][0]["score"] == 0.0  # the set's rating is still asked and shown
+
+
+def test_one_passage_not_decided_by_a_head_keeps_the_mean_of_both_templates():
+    from llm_validation_framework.judges.base import Verdict
+
+    def reply(request):
+        if is_all(request):
+            return {"verdict": "0"}
+        if "Eiffel" in request.prompt:
+            return {"verdict": "0"}
+        return Verdict(label="2", score=0.9, method="head")
+
+    result = run(EINSTEIN, ScriptedJudge(reply), passage_verdict="rating")
+    assert result.score == pytest.approx((0.0 + 0.9) / 2)
+    assert "score_from" not in result.details

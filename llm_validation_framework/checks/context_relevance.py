@@ -14,7 +14,9 @@ those better (``Judge.prefers_yes_no``: the small local model ranks passages bet
 than on the rating scale, docs/local-judge.md); ``passage_verdict="rating"``
 or ``"yes_no"`` forces one.
 
-Score = mean of the valid template ratings (or the one valid one); none valid → unscored.
+Score = mean of the valid template ratings (or the one valid one); none valid → unscored. When a
+learned verdict head decided every passage, the score is the best passage's alone (the set's
+rating is still asked and reported).
 Judge calls per case = 1 + number of non-blank passages; with one passage that is exactly
 ragas' two calls. ``per_passage=False`` asks template 2 once over all passages instead (always
 two calls, no per-passage breakdown). Blank passages are rated 0 without a call.
@@ -112,8 +114,14 @@ class ContextRelevanceCheck(Check):
         details["off_topic"] = [row["id"] for row in rows if row["score"] is not None
                                 and row["score"] < OFF_TOPIC_BELOW]
         details["ratings"] = [overall.row(), {"template": best.template, "score": best.score}]
-        result = combine_ratings(self.name, ratings, prompt_hash=PROMPT_HASH, views=[view_of(overall), best],
-                                 details=details)
+        # a learned head's per-passage verdicts rank better alone than averaged with the judge's rating of
+        # the set (docs/local-judge.md): then the set's rating is reported but does not count
+        rated = [r for r in rest if r.valid]
+        by_head = bool(rated) and len(rated) == len(rest) and all(r.verdict.method == "head" for r in rated)
+        views = [best] if by_head else [view_of(overall), best]
+        if by_head:
+            details["score_from"] = "per_passage_max (learned head)"
+        result = combine_ratings(self.name, ratings, prompt_hash=PROMPT_HASH, views=views, details=details)
         if unrated:
             result.notes.append(f"passages without a valid rating (left out of the max): {', '.join(unrated)}")
         return result
