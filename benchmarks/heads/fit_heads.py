@@ -57,7 +57,7 @@ def load_rows(task: str, feature_dir: Path) -> list[dict]:
                 if line.strip():
                     row = json.loads(line)
                     texts[row["id"]] = row
-    out = []
+    out, seen = [], set()
     for index in sorted((feature_dir / task).glob("*.jsonl")):
         for line in index.read_text().splitlines():
             try:
@@ -65,8 +65,9 @@ def load_rows(task: str, feature_dir: Path) -> list[dict]:
             except ValueError:
                 continue
             row = texts.get(record["id"])
-            if row is None:
+            if row is None or record["id"] in seen:  # a resumed extraction may repeat a row: count it once
                 continue
+            seen.add(record["id"])
             vector = np.load(feature_dir / task / "vectors" / record["vector"]).astype(np.float32)
             out.append({**record, "row": row, "vector": vector, "y": int(record["label"] in POSITIVE)})
     return out
@@ -163,7 +164,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--side", nargs="*", default=None,
                         help="side signals the head reads beside the hidden state (default: the task's SIDE)")
     parser.add_argument("--write", action="store_true", help="fit on every source and write the shipped head")
+    parser.add_argument("--split-only", action="store_true",
+                        help="support: write only the contradicted-vs-unverifiable split head (the verdict stays "
+                             "the prompt's where its head does not beat today's check)")
     args = parser.parse_args(argv)
+    if args.split_only and (args.task != "support" or not args.write):
+        parser.error("--split-only goes with --task support --write")
 
     from llm_validation_framework.judges.local.model_file import resolve_model_path
 
@@ -246,7 +252,8 @@ def main(argv: list[str] | None = None) -> int:
                 "leave_one_source_out": loso}
         arrays = {"readout": readout_rows.astype(np.float16), "mean": head.mean.astype(np.float32),
                   "scale": head.scale.astype(np.float32), "coef": head.model.coef_[0].astype(np.float32)}
-        write_head(HEAD_NAMES[args.task], spec, arrays, model_path)
+        if not args.split_only:
+            write_head(HEAD_NAMES[args.task], spec, arrays, model_path)
         if args.task == "support":
             write_split_head(rows, hidden, logp, labels, ids, readout_rows, sizes, model_path, best)
     return 0
