@@ -172,8 +172,8 @@ def build_judge(args: argparse.Namespace):
 
         calibration = None if args.calibration == "none" else "default"
         if args.api_base:  # the model of a running `lvf serve` (one loaded model for several runs)
-            return LocalJudge(api_base=args.api_base, calibration=calibration)
-        return LocalJudge(model_path=args.model, n_ctx=args.n_ctx, calibration=calibration)
+            return LocalJudge(api_base=args.api_base, calibration=calibration, heads=not args.no_heads)
+        return LocalJudge(model_path=args.model, n_ctx=args.n_ctx, calibration=calibration, heads=not args.no_heads)
     from llm_validation_framework.judges.litellm.judge import LiteLLMJudge
 
     if not args.model:
@@ -355,6 +355,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="relevance: the per-passage verdict's form (default: the check's)")
     parser.add_argument("--exclude", type=Path, action="append", default=[],
                         help="leave out the rows whose id is in this JSONL (e.g. the rows a calibration was fitted on)")
+    parser.add_argument("--no-heads", action="store_true",
+                        help="local: prompt probabilities only, not the shipped verdict heads (today's check before them)")
     parser.add_argument("--calibration", choices=["default", "none"], default="default",
                         help="local judge: the shipped score calibration, or raw expected ratings (to fit a new one)")
     args = parser.parse_args(argv)
