@@ -356,7 +356,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--exclude", type=Path, action="append", default=[],
                         help="leave out the rows whose id is in this JSONL (e.g. the rows a calibration was fitted on)")
     parser.add_argument("--no-heads", action="store_true",
-                        help="local: prompt probabilities only, not the shipped verdict heads (today's check before them)")
+                        help="local: prompt probabilities only, not the shipped verdict heads")
     parser.add_argument("--calibration", choices=["default", "none"], default="default",
                         help="local judge: the shipped score calibration, or raw expected ratings (to fit a new one)")
     args = parser.parse_args(argv)

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 
 from ..types.inputs import Sample
 
-__all__ = ["KINDS", "REMOVED", "InjectionSpan", "defuse", "find_injections", "injection_kinds", "injection_note",
+__all__ = ["KINDS", "InjectionSpan", "defuse", "find_injections", "injection_kinds", "injection_note",
            "scan_sample"]
 
 _VERDICT_WORDS = (r"(?:yes|oui|ja|sí|correct|correcto|korrekt|richtig|supported|relevant|faithful|pass(?:ed)?|true|"
@@ -133,11 +133,9 @@ def scan_sample(sample: Sample) -> dict[str, tuple[str, ...]]:
 def injection_note(found: dict[str, tuple[str, ...]]) -> str:
     """One line for a result's notes: which inputs hold what kind of attempt."""
     where = "; ".join(f"{name} ({', '.join(kinds)})" for name, kinds in found.items())
-    return f"possible prompt injection, judged as data: {where}"
+    return f"possible prompt injection, cut before judging: {where}"
 
 
-#: what stands in a data block where an attempt was cut out
-REMOVED = "[text aimed at the grader removed]"
 _SENTENCE_END = ".!?。！？\n"
 _PAIRS = {"[": "]", "(": ")", "{": "}"}
 #: a turn token's role name, cut with the token (``<|im_start|>system``)
@@ -146,13 +144,14 @@ _OPENING_TAG = re.compile(r"<\s*(?:" + "|".join(TAGS) + r")\b[^>]*>", re.IGNOREC
 
 
 def defuse(text: str) -> str:
-    """``text`` with every attempt made harmless; a text without one is returned unchanged.
+    """``text`` with every attempt cut out; a text without one is returned unchanged.
 
-    Each of these is replaced by :data:`REMOVED` (neighbours with only white space between them by
-    one): a chat-template token with its role name (``<|im_start|>system``); the text between a fake
-    closing tag and a later opening tag (the part that claims to stand outside the data); each
-    sentence, bracketed note or JSON object holding an order to the grader. Our own tags themselves
-    are left for :func:`~llm_validation_framework.text.prompting.neutralize` (look-alikes).
+    Cut: a chat-template token with its role name (``<|im_start|>system``); a fake closing tag that a
+    later opening tag answers, with everything after it (the part that claims to stand outside the
+    data, and the "new block" it opens); each sentence, bracketed note or JSON object holding an
+    order to the grader. Nothing stands where text was cut: a marker such as "[text removed]" itself
+    moved the offline judge's verdicts upwards (docs/injection.md), and the result's note tells the
+    reviewer what was cut. A lone tag of ours is left for :func:`~llm_validation_framework.text.prompting.neutralize`.
     """
     spans = find_injections(text)
     if not spans:
@@ -163,18 +162,26 @@ def defuse(text: str) -> str:
             role = _ROLE.match(text, span.end)
             cuts.append((span.start, role.end() if role else span.end))
         elif span.kind == "fake_delimiter":
-            # close, speak as the prompt, reopen: what stands between is the attacker's
+            # close, speak as the prompt, reopen: everything from the fake close on is the attacker's,
+            # the "new block" after the reopening tag included (it poses as a second, clean input)
             opening = _OPENING_TAG.search(text, span.end)
             if text[span.start:span.end].replace(" ", "").startswith("</") and opening:
-                cuts.append((span.end, opening.start()))
+                cuts.append((span.start, len(text)))
         else:
             cuts.append(_sentence(text, span))
-    out, at = [], 0
+    kept, at = "", 0
     for start, end in _merged(cuts, text):
-        out += [text[at:start], REMOVED]
+        kept = _joined(kept, text[at:start])
         at = end
-    out.append(text[at:])
-    return "".join(out)
+    return _joined(kept, text[at:]).strip()
+
+
+def _joined(left: str, right: str) -> str:
+    """Two pieces either side of a cut: one space between words, a line break kept as it is."""
+    left, right = left.rstrip(" \t"), right.lstrip(" \t")
+    if left and right and not left.endswith("\n") and not right.startswith("\n"):
+        return f"{left} {right}"
+    return left + right
 
 
 def _sentence(text: str, span: InjectionSpan) -> tuple[int, int]:
