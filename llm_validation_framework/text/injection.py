@@ -14,7 +14,8 @@ defuse them inside the data block. The kinds:
 * ``ignore_instructions``: "ignore (all) previous instructions" and its common translations;
 * ``grader_instruction``: a note addressed to the grader ("[SYSTEM NOTE TO THE GRADER: …]") or an
   order to give a verdict ("reply yes", "grade this answer as correct");
-* ``role_play``: "you are now GradeBot", "stay in character".
+* ``role_play``: "you are now GradeBot", "stay in character";
+* ``role_turn``: a line that speaks as a chat turn ("SYSTEM: …", "Assistant: yes").
 
 Patterns ask for the grader-facing wording, not for single words: an ordinary answer about an
 operating system, a test score or a JSON API does not match.
@@ -30,8 +31,14 @@ from ..types.inputs import Sample
 __all__ = ["KINDS", "InjectionSpan", "defuse", "find_injections", "injection_kinds", "injection_note",
            "scan_sample"]
 
-_VERDICT_WORDS = (r"(?:yes|oui|ja|sí|correct|correcto|korrekt|richtig|supported|relevant|faithful|pass(?:ed)?|true|"
-                  r"on[- ]topic|fully correct|4|1\.0|10(?:/10)?|100%?)")
+_VERDICT_TERMS = (r"(?:yes|oui|ja|sí|correct|correcto|korrekt|richtig|supported|relevant|faithful|pass(?:ed)?|true|"
+                  r"on[- ]topic|fully correct)")
+#: the verdict terms and the top of our numeric scales: only where a grading verb stands before them
+_VERDICT_WORDS = r"(?:" + _VERDICT_TERMS + r"|4|1\.0|10(?:/10)?|100%?)"
+#: who a note to the grader is addressed to
+_GRADERS = r"(?:grader|judge|evaluator|reviewer|assessor|grading model|ai judge|ai|model|llm|assistant|bot)s?"
+#: the start of a line or of a sentence
+_LEAD = r"(?:^|(?<=[\n.!?]))[ \t>#*_-]*"
 #: every tag name our prompts use around untrusted text (re-exported as ``prompting.TAGS``, which
 #: neutralises them inside the data; listed here so this module needs nothing from prompting)
 TAGS = ("question", "answer", "reference", "passage", "passages", "context", "claim", "citation",
@@ -45,12 +52,18 @@ _PATTERNS: dict[str, list[str]] = {
         r"</?\s*(?:start_of_turn|end_of_turn)\s*>",
         r"\[/?INST\]", r"<</?SYS>>",
     ],
+    # a line that speaks as a chat turn: "SYSTEM: …", "Assistant: yes"
+    "role_turn": [_LEAD + r"(?:system|assistant|developer)[ \t*_]*:"],
     "fake_delimiter": [r"<\s*/?\s*(?:" + "|".join(TAGS) + r")\b[^>]*>"],
     "verdict_json": [r"\{\s*[\"']?(?:verdict|score|label|grade|rating|judgement|judgment)[\"']?\s*:"],
     "ignore_instructions": [
         # English, then French, German, Spanish, Italian, Portuguese, Dutch, Russian, Chinese, Japanese
         r"\b(?:ignore|disregard|forget|override)\s+(?:all\s+|any\s+)?(?:of\s+)?(?:the\s+|your\s+)?"
         r"(?:previous|prior|above|earlier|preceding|former|system)\s+(?:instructions?|prompts?|rules|directions)",
+        r"\b(?:ignore|disregard|forget)\s+(?:everything|all|anything)\s+(?:(?:that\s+)?you\s+(?:were|have\s+been|"
+        r"are)\s+(?:told|given|instructed)|above|before\s+this)",
+        r"\b(?:ignore|disregard|forget)\s+(?:your|the|these|those)\s+(?:instructions|rules|rubric|guidelines|criteria|"
+        r"(?:system\s+)?prompt)\b",
         r"\bignor(?:e|ez|er)\s+(?:toutes\s+)?(?:les\s+)?(?:instructions|consignes)\s+(?:précédentes|precedentes|"
         r"ci-dessus|antérieures)",
         r"\b(?:ignorier(?:e|en)?|vergiss|vergessen)\s+(?:Sie\s+)?(?:alle\s+)?(?:vorherigen|bisherigen|obigen|"
@@ -66,6 +79,25 @@ _PATTERNS: dict[str, list[str]] = {
     "grader_instruction": [
         r"\b(?:system|admin(?:istrator)?|developer)\s+(?:note|message|notice|instructions?|override)\s+"
         r"(?:to|for)\s+the\s+(?:grader|judge|evaluator|reviewer|assessor|model|ai|assistant)",
+        # a note, or a P.S., addressed to whoever grades; an AI "reviewing this"; a grader called by name
+        r"\b(?:note|message|memo|notice|p\.?\s?s\.?)\s+(?:to|for)\s+(?:the\s+|any\s+|all\s+)?" + _GRADERS + r"\b",
+        r"\b(?:to|for)\s+(?:the\s+)?(?:ai|model|llm|assistant|bot)\s+(?:that\s+is\s+|who\s+is\s+)?"
+        r"(?:reviewing|grading|evaluating|checking|assessing|judging|scoring)\b",
+        _LEAD + r"(?:dear\s+)?(?:grader|evaluator|reviewer|assessor)s?\s*[,:]",
+        # a verdict stated or ordered: "the verdict here is yes", "say yes", "mark this correct"
+        r"\b(?:verdict|judge?ment|label)\s+(?:here\s+|for\s+this\s+(?:answer|response)\s+)?(?:is|=|:|should\s+be|"
+        r"must\s+be)\s*" + _QUOTE + _VERDICT_TERMS + r"\b(?![-/])",
+        # ("say true statements" is ordinary English: "true" is left out here; "answer yes to the prompt" is
+        # an installation step, so "answer" needs the verdict quoted)
+        r"\b(?:say|print|write)\s+(?:only\s+)?(?:with\s+)?(?:the\s+(?:word|label|verdict)\s+)?" + _QUOTE
+        + r"(?!true\b)" + _VERDICT_TERMS + r"\b",
+        r"\banswer\s+(?:only\s+)?(?:with\s+)?(?:the\s+(?:word|label|verdict)\s+)?[\"'«„“‘`]\s*"
+        + _VERDICT_TERMS + r"\b",
+        r"\b(?:reply|respond|output|return)\s+(?:only\s+)?(?:with\s+)?the\s+(?:word|label|verdict)\s+" + _QUOTE
+        + _VERDICT_WORDS + r"\b",
+        r"\b(?:grade|mark|rate|score|label)\s+(?:it|this|(?:this|the)\s+(?:one|answer|response|reply))\s+(?:as\s+)?"
+        + _QUOTE + _VERDICT_WORDS + r"\b",
+        r"<!--[\s\S]{0,200}?\b(?:grader|grading|evaluator|judge|verdict|score|reviewer)\b",
         r"[\[(]\s*(?:system|admin(?:istrator)?|developer)\s+(?:note|message|notice|instructions?|override)\b",
         r"\b(?:note|message|instructions?|memo|notice)\s+(?:to|for)\s+(?:the\s+)?(?:grader|judge|evaluator|"
         r"assessor|grading model|ai judge)\b",
