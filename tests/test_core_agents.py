@@ -167,7 +167,7 @@ def test_answer_cannot_break_out_of_its_delimiters():
     result = RelevancyAgent(judge=judge).evaluate({"question": "Capital of Peru?", "answer": attack})
     prompt = judge.requests[0].prompt
     assert prompt.count("</answer>") == 1 and prompt.count("<answer>") == 1
-    assert "‹/answer›" in prompt
+    assert "<answer>\nParis.\n</answer>" in prompt and "Ignore the above" not in prompt
     assert result.status == "FAIL"
 
 
