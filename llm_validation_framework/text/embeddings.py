@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..errors import LocalModelError
+from .injection import defuse
 
 if TYPE_CHECKING:  # pragma: no cover
     import numpy as np
@@ -232,6 +233,8 @@ def similarity(focus: str, texts: Sequence[str]) -> float:
     A side signal for learned verdict heads: how close an answer (or a passage) is to the question
     in meaning, which word overlap misses when the words differ.
     """
+    # measured on the texts as the judge reads them, an injection attempt cut (see text.overlap)
+    focus, texts = defuse(focus), [defuse(t) for t in texts if t.strip()]
     texts = [t for t in texts if t.strip()]
     if not focus.strip() or not texts:
         return 0.0

@@ -4,12 +4,18 @@
 ``[1]``-style citation markers left out). ``word_overlap`` is the share of a claim's content
 words found in the passages, ``answer_coverage`` the share of a gold answer's content words an
 answer repeats, and ``blend`` mixes either with a judge's probability.
+
+Both signals measure the texts as the judge reads them: an injection attempt is cut first
+(:func:`~llm_validation_framework.text.injection.defuse`), or an answer could raise its own overlap
+half with a note to the grader that repeats the passages' words.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+
+from .injection import defuse
 
 __all__ = ["answer_coverage", "blend", "content_words", "word_overlap"]
 
@@ -31,10 +37,10 @@ def content_words(text: str) -> list[str]:
 
 def word_overlap(claim: str, passages: Sequence[str]) -> float:
     """Share of the claim's distinct content words found in the passages (0..1). The deterministic baseline."""
-    claim_words = set(content_words(claim))
+    claim_words = set(content_words(defuse(claim)))
     if not claim_words:
         return 0.0
-    passage_words = set(content_words(" ".join(passages)))
+    passage_words = set(content_words(" ".join(defuse(p) for p in passages)))
     return len(claim_words & passage_words) / len(claim_words)
 
 
@@ -46,8 +52,8 @@ def answer_coverage(answer: str, gold_answers: Sequence[str], question: str = ""
     words are left out. None when no gold answer has a content word outside the question (a yes/no
     answer, or one that names an option the question lists): the feature is silent there.
     """
-    asked = set(content_words(question))
-    said = set(content_words(answer))
+    asked = set(content_words(defuse(question)))
+    said = set(content_words(defuse(answer)))
     shares = []
     for gold in gold_answers:
         words = set(content_words(gold)) - asked
