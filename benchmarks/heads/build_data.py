@@ -13,7 +13,10 @@ Writes normalised JSONL files (one per task) into the bench-data folder, which l
   ``qnli-squad`` (GLUE QNLI: a SQuAD question and a sentence of its Wikipedia paragraph; 1 when the
   sentence holds the crowd-marked answer). Keep ``qnli-squad`` for testing only.
 * ``answer_relevancy.jsonl``: question + answer -> 1 / 0. A question's own answers (right or
-  wrong) are relevant; the answer of the most similar OTHER question is not (hard negative).
+  wrong) are relevant; the answer of the most similar OTHER question is not (hard negative),
+  unless it is a short answer of the kind the question asks for ("John C. Reilly" borrowed by
+  another who-question is a wrong answer to it, not an off-topic one) and ``--typed-answers`` is
+  given: then such type-matched answers are relevant (``kind: substituted``), wrong but on topic.
   Sources: ``judge-dev:<source>`` built from ``judge-dev/answer_accuracy.jsonl`` and
   ``hotpotqa-answers`` built from the HotpotQA questions above.
 
@@ -267,14 +270,41 @@ def usable_answer(answer: str) -> bool:
     return bool(words(answer)) and not GENERIC.match(answer.strip())
 
 
+#: what a question asks for, by its first words: a short answer of that kind is an attempt at it
+_WH_TYPES = (("person", r"who|whom|whose"), ("time", r"when|what year|what date|in what year|which year"),
+             ("place", r"where|in which country|in what country|which city|what city"),
+             ("quantity", r"how many|how much|how long|how old|how far|how tall"))
+
+
+def wh_type(question: str) -> str | None:
+    """The kind of answer a question asks for (person, time, place, quantity), or None."""
+    text = question.strip().lower()
+    for name, pattern in _WH_TYPES:
+        if re.match(rf"(?:{pattern})\b", text):
+            return name
+    return None
+
+
+def short_answer(answer: str) -> bool:
+    """A bare entity, date or number rather than a sentence: it can only be read as an attempt."""
+    return len(answer.split()) <= 6
+
+
+def type_matched(question_type: str | None, other_question: str, answer: str) -> bool:
+    """True when ``answer`` (borrowed from ``other_question``) is a short answer of the kind asked."""
+    return question_type is not None and wh_type(other_question) == question_type and short_answer(answer)
+
+
 def hard_negative_pairs(questions: list[dict], answers: dict[str, list[str]], rng: random.Random,
-                        max_sim: float = 0.5, max_ref_overlap: float = 0.34) -> dict[str, tuple[str, list[str]]]:
+                        max_sim: float = 0.5, max_ref_overlap: float = 0.34,
+                        typed: bool = False) -> dict[str, tuple[str, list[str]]]:
     """For each question, the most similar OTHER question (same ``bucket`` first) and its usable answers.
 
     Similarity is Jaccard over stemmed content words (``stems``). Near-duplicates (similarity >= ``max_sim``, or the
     same word set) are skipped, and so are borrowed answers that share more than ``max_ref_overlap`` of
     their content words with the question's own answers and references (``refs``): an answer that
-    could answer the question is no negative. Ties break on a seeded random order.
+    could answer the question is no negative, nor, with ``typed``, is a short answer of the kind the
+    question asks for (:func:`type_matched`). Ties break on a seeded random order.
     """
     order = {q["key"]: rng.random() for q in questions}
     out = {}
@@ -288,7 +318,8 @@ def hard_negative_pairs(questions: list[dict], answers: dict[str, list[str]], rn
                 ranked.append(((other["bucket"] == q["bucket"], sim, order[other["key"]]), other["key"]))
         for _, key in sorted(ranked, reverse=True):
             ok = [a for a in sorted(set(answers[key])) if usable_answer(a)
-                  and len(stems(a) & q["refs"]) / len(stems(a)) <= max_ref_overlap]
+                  and len(stems(a) & q["refs"]) / len(stems(a)) <= max_ref_overlap
+                  and not (typed and type_matched(wh_type(q["key"]), key, a))]
             if ok:
                 out[q["key"]] = (key, ok)
                 break
@@ -296,7 +327,7 @@ def hard_negative_pairs(questions: list[dict], answers: dict[str, list[str]], rn
 
 
 def build_answer_relevancy(answers: dict[str, list[str]], meta: dict[str, dict], source: str,
-                           seed: int, per_question: int = 2) -> list[dict]:
+                           seed: int, per_question: int = 2, typed: bool = False) -> list[dict]:
     """Own answers of a question (1) vs as many answers of its nearest other question (0).
 
     ``answers`` maps a question text to its answers; ``meta`` maps it to ``{"bucket", "group",
@@ -309,7 +340,7 @@ def build_answer_relevancy(answers: dict[str, list[str]], meta: dict[str, dict],
         refs = set().union(*(stems(t) for t in list(answers[q]) + list(meta[q].get("refs", []))))
         questions.append({"key": q, "norm": " ".join(sorted(stems(q))), "words": stems(q),
                           "bucket": meta[q]["bucket"], "refs": refs})
-    partner = hard_negative_pairs(questions, answers, rng)
+    partner = hard_negative_pairs(questions, answers, rng, typed=typed)
     rows = []
     for q in sorted(answers):
         if q not in partner:
@@ -322,19 +353,34 @@ def build_answer_relevancy(answers: dict[str, list[str]], meta: dict[str, dict],
         rng.shuffle(theirs)
         n = min(per_question, len(own), len(theirs))
         group = meta[q]["group"]
-        for label, chosen in ((1, own[:n]), (0, theirs[:n])):
-            for a in chosen:
-                rows.append({
-                    "id": f"{source}/{short_hash(q, a)}", "source": source, "group": group,
-                    "question": q, "answer": a, "label": label,
-                    "answer_from_group": group if label else meta[other_q]["group"],
-                    "answer_from_question": q if label else other_q,
-                    "bucket": meta[q]["bucket"],
-                })
+        chosen = [(1, a, q, "own") for a in own[:n]] + [(0, a, other_q, "other") for a in theirs[:n]]
+        substitute = substituted_answer(q, questions, answers, rng) if typed else None
+        if substitute is not None:
+            chosen.append((1, substitute[1], substitute[0], "substituted"))
+        for label, a, origin, kind in chosen:
+            rows.append({
+                "id": f"{source}/{short_hash(q, a)}", "source": source, "group": group,
+                "question": q, "answer": a, "label": label, "kind": kind,
+                "answer_from_group": meta[origin]["group"], "answer_from_question": origin,
+                "bucket": meta[q]["bucket"],
+            })
     return balance(rows, rng, 1)
 
 
-def answer_relevancy_judge_dev(path: Path, seed: int) -> list[dict]:
+def substituted_answer(question: str, questions: list[dict], answers: dict[str, list[str]],
+                       rng: random.Random, max_ref_overlap: float = 0.34) -> tuple[str, str] | None:
+    """(other question, its short answer) of the kind ``question`` asks for: a wrong but on-topic answer."""
+    kind = wh_type(question)
+    if kind is None:
+        return None
+    refs = next(q["refs"] for q in questions if q["key"] == question)
+    pool = [(other["key"], a) for other in questions if other["key"] != question and wh_type(other["key"]) == kind
+            for a in sorted(set(answers[other["key"]])) if usable_answer(a) and short_answer(a)
+            and len(stems(a) & refs) / len(stems(a)) <= max_ref_overlap]
+    return rng.choice(pool) if pool else None
+
+
+def answer_relevancy_judge_dev(path: Path, seed: int, typed: bool = False) -> list[dict]:
     rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
     out = []
     for source in sorted({r["source"] for r in rows}):
@@ -348,11 +394,11 @@ def answer_relevancy_judge_dev(path: Path, seed: int) -> list[dict]:
             meta[r["question"]] = {"bucket": r.get("category") or source, "refs": refs,
                                    "group": f"judge-dev-q/{short_hash(r['question'])}"}
         tag = "truthfulqa" if "truthfulqa" in source else "nq301" if "nq-open" in source else source
-        out += build_answer_relevancy(answers, meta, f"judge-dev:{tag}", seed)
+        out += build_answer_relevancy(answers, meta, f"judge-dev:{tag}", seed, typed=typed)
     return out
 
 
-def answer_relevancy_hotpot(items: list[dict], seed: int) -> list[dict]:
+def answer_relevancy_hotpot(items: list[dict], seed: int, typed: bool = False) -> list[dict]:
     """HotpotQA questions with their gold short answer; yes/no answers are left out."""
     answers, meta = {}, {}
     for q in items:
@@ -360,7 +406,7 @@ def answer_relevancy_hotpot(items: list[dict], seed: int) -> list[dict]:
             continue
         answers[q["question"]] = [q["answer"].strip()]
         meta[q["question"]] = {"bucket": q["type"], "group": f"hotpotqa/{q['_id']}"}
-    return build_answer_relevancy(answers, meta, "hotpotqa-answers", seed, per_question=1)
+    return build_answer_relevancy(answers, meta, "hotpotqa-answers", seed, per_question=1, typed=typed)
 
 
 # --------------------------------------------------------------------------- main
@@ -408,6 +454,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="judge-dev folder holding answer_accuracy.jsonl "
                              "(default: $LVF_JUDGE_DEV or ../shared/data/judge-dev beside the checkout)")
     parser.add_argument("--seed", type=int, default=0, help="sampling seed (default 0)")
+    parser.add_argument("--typed-answers", action="store_true",
+                        help="answer relevancy: a borrowed short answer of the kind the question asks for is a "
+                             "wrong attempt (relevant), not a negative (the shipped head was fitted without this)")
     args = parser.parse_args(argv)
 
     hotpot_git = args.hotpot_git or discover(args.mirror_root, HOTPOT_REPO[0])
@@ -428,8 +477,8 @@ def main(argv: list[str] | None = None) -> int:
     files = {
         "support.jsonl": build_support_vitaminc(licl_git, args.seed) + build_support_mnli(licl_git, args.seed),
         "relevance.jsonl": build_relevance_hotpot(hotpot, args.seed) + build_relevance_qnli(licl_git, args.seed),
-        "answer_relevancy.jsonl": answer_relevancy_judge_dev(judge_dev_aa, args.seed)
-        + answer_relevancy_hotpot(hotpot, args.seed),
+        "answer_relevancy.jsonl": answer_relevancy_judge_dev(judge_dev_aa, args.seed, args.typed_answers)
+        + answer_relevancy_hotpot(hotpot, args.seed, args.typed_answers),
     }
     print(f"data dir: {out}")
     for name, rows in files.items():
@@ -437,7 +486,7 @@ def main(argv: list[str] | None = None) -> int:
         write_jsonl(out / name, rows)
         report(name, rows)
     manifest = {
-        "seed": args.seed,
+        "seed": args.seed, "typed_answers": args.typed_answers,
         "upstream": {HOTPOT_REPO[0]: {"commit": HOTPOT_REPO[1], "paths": [HOTPOT_PATH]},
                      LICL_REPO[0]: {"commit": LICL_REPO[1],
                                     "paths": [f"data/{t}/{s}.jsonl" for t in ("vitaminc", "mnli", "qnli")

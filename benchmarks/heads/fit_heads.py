@@ -69,7 +69,9 @@ def load_rows(task: str, feature_dir: Path) -> list[dict]:
                 continue
             seen.add(record["id"])
             vector = np.load(feature_dir / task / "vectors" / record["vector"]).astype(np.float32)
-            out.append({**record, "row": row, "vector": vector, "y": int(record["label"] in POSITIVE)})
+            # the label is the data file's, not the one recorded at extraction: a rebuild may relabel a row
+            label = row.get("label", record["label"])
+            out.append({**record, "label": label, "row": row, "vector": vector, "y": int(label in POSITIVE)})
     return out
 
 
