@@ -341,6 +341,7 @@ def build_answer_relevancy(answers: dict[str, list[str]], meta: dict[str, dict],
         questions.append({"key": q, "norm": " ".join(sorted(stems(q))), "words": stems(q),
                           "bucket": meta[q]["bucket"], "refs": refs})
     partner = hard_negative_pairs(questions, answers, rng, typed=typed)
+    refs_of = {q["key"]: q["refs"] for q in questions}
     rows = []
     for q in sorted(answers):
         if q not in partner:
@@ -354,7 +355,7 @@ def build_answer_relevancy(answers: dict[str, list[str]], meta: dict[str, dict],
         n = min(per_question, len(own), len(theirs))
         group = meta[q]["group"]
         chosen = [(1, a, q, "own") for a in own[:n]] + [(0, a, other_q, "other") for a in theirs[:n]]
-        substitute = substituted_answer(q, questions, answers, rng) if typed else None
+        substitute = substituted_answer(q, refs_of[q], questions, answers, rng) if typed else None
         if substitute is not None:
             chosen.append((1, substitute[1], substitute[0], "substituted"))
         for label, a, origin, kind in chosen:
@@ -367,13 +368,12 @@ def build_answer_relevancy(answers: dict[str, list[str]], meta: dict[str, dict],
     return balance(rows, rng, 1)
 
 
-def substituted_answer(question: str, questions: list[dict], answers: dict[str, list[str]],
+def substituted_answer(question: str, refs: set[str], questions: list[dict], answers: dict[str, list[str]],
                        rng: random.Random, max_ref_overlap: float = 0.34) -> tuple[str, str] | None:
     """(other question, its short answer) of the kind ``question`` asks for: a wrong but on-topic answer."""
     kind = wh_type(question)
     if kind is None:
         return None
-    refs = next(q["refs"] for q in questions if q["key"] == question)
     pool = [(other["key"], a) for other in questions if other["key"] != question and wh_type(other["key"]) == kind
             for a in sorted(set(answers[other["key"]])) if usable_answer(a) and short_answer(a)
             and len(stems(a) & refs) / len(stems(a)) <= max_ref_overlap]

@@ -234,8 +234,7 @@ def similarity(focus: str, texts: Sequence[str]) -> float:
     in meaning, which word overlap misses when the words differ.
     """
     # measured on the texts as the judge reads them, an injection attempt cut (see text.overlap)
-    focus, texts = defuse(focus), [defuse(t) for t in texts if t.strip()]
-    texts = [t for t in texts if t.strip()]
+    focus, texts = defuse(focus), [text for text in map(defuse, texts) if text.strip()]
     if not focus.strip() or not texts:
         return 0.0
     vectors = encode([focus, *texts])

@@ -99,8 +99,8 @@ _PATTERNS: dict[str, list[str]] = {
         + _QUOTE + _VERDICT_WORDS + r"\b",
         r"<!--[\s\S]{0,200}?\b(?:grader|grading|evaluator|judge|verdict|score|reviewer)\b",
         r"[\[(]\s*(?:system|admin(?:istrator)?|developer)\s+(?:note|message|notice|instructions?|override)\b",
-        r"\b(?:note|message|instructions?|memo|notice)\s+(?:to|for)\s+(?:the\s+)?(?:grader|judge|evaluator|"
-        r"assessor|grading model|ai judge)\b",
+        # notes and messages are covered above; "instructions for the model" is ordinary prompting advice
+        r"\binstructions?\s+(?:to|for)\s+(?:the\s+)?(?:grader|judge|evaluator|assessor|grading model|ai judge)\b",
         r"\b(?:grader|judge|evaluator|grading)\s+(?:instructions?|notes?|policy)\s*:",
         r"\b(?:reply|respond|output|return)\s+(?:only\s+)?(?:with\s+)?" + _QUOTE + _VERDICT_WORDS + r"\b",
         r"\b(?:grade|mark|rate|score|judge|label|treat|classify)\s+(?:it|(?:this|the|every|any|each|all)\s+"
