@@ -283,7 +283,7 @@ def test_similarity_signal_is_computed_only_when_a_head_reads_it(monkeypatch):
 
 
 def test_similarity_is_the_nearest_texts_cosine():
-    from llm_validation_framework.text.embeddings import similarity
+    from llm_validation_framework.text.similarity import similarity
 
     near = similarity("Where is the Eiffel Tower?", ["The Eiffel Tower is in Paris.", "Bananas are yellow."])
     far = similarity("Where is the Eiffel Tower?", ["Bananas are yellow."])

@@ -280,7 +280,8 @@ class SupportLabels(TextBackend):
 
 
 def test_scoring_through_a_served_judge_stays_light():
-    """The client side of `lvf serve` is stdlib only: no pydantic, no server, no model runtime, no litellm."""
+    """The client side of `lvf serve` loads no pydantic, no server, no model runtime, no litellm. (numpy and
+    the small embedding model load for the learned injection detector, which reads every input.)"""
     import subprocess
     import sys
 
@@ -299,7 +300,7 @@ def _score_in_a_fresh_process(base_url, subprocess, sys):
         "sample = parse_sample({'question': 'Capital?', 'answer': 'Paris is the capital of France.',\n"
         "                       'contexts': ['Paris is the capital and largest city of France.']})\n"
         f"result = asyncio.run(SupportCheck().run(sample, LocalJudge(api_base={base_url!r})))\n"
-        "heavy = [m for m in ('pydantic', 'http.server', 'xllamacpp', 'litellm', 'numpy') if m in sys.modules]\n"
+        "heavy = [m for m in ('pydantic', 'http.server', 'xllamacpp', 'litellm') if m in sys.modules]\n"
         "print(round(result.score, 3), '|', ','.join(heavy))\n"
     )
     return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)

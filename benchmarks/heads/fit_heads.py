@@ -38,8 +38,8 @@ from extract_features import default_out  # noqa: E402
 from readout import label_rows  # noqa: E402
 
 from llm_validation_framework.judges.local.heads import label_logprobs  # noqa: E402
-from llm_validation_framework.text.embeddings import similarity  # noqa: E402
 from llm_validation_framework.text.overlap import answer_coverage, word_overlap  # noqa: E402
+from llm_validation_framework.text.similarity import similarity  # noqa: E402
 
 JUDGE_DEV = ROOT.parent / "shared" / "data" / "judge-dev"
 POSITIVE = {"supported", "1", 1, "correct"}

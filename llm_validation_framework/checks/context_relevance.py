@@ -26,9 +26,9 @@ from __future__ import annotations
 
 from ..errors import ConfigError, InputError
 from ..judges.base import Judge, Signals, VerdictRequest
-from ..text.embeddings import similarity
 from ..text.overlap import word_overlap
 from ..text.prompting import delimit, format_passages, render, short_hash
+from ..text.similarity import similarity
 from ..types.inputs import Passage, Sample
 from ..types.results import CheckResult
 from .base import Check

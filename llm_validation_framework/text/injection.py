@@ -15,10 +15,13 @@ defuse them inside the data block. The kinds:
 * ``grader_instruction``: a note addressed to the grader ("[SYSTEM NOTE TO THE GRADER: …]") or an
   order to give a verdict ("reply yes", "grade this answer as correct");
 * ``role_play``: "you are now GradeBot", "stay in character";
-* ``role_turn``: a line that speaks as a chat turn ("SYSTEM: …", "Assistant: yes").
+* ``role_turn``: a line that speaks as a chat turn ("SYSTEM: …", "Assistant: yes");
+* ``grader_message``: a sentence or code block that :mod:`.injection_model`'s learned detector
+  reads as addressed to the grader: the wordings no pattern above was written for.
 
 Patterns ask for the grader-facing wording, not for single words: an ordinary answer about an
-operating system, a test score or a JSON API does not match.
+operating system, a test score or a JSON API does not match. The learned detector reads whole
+sentences and is held to (almost) no hits on ordinary text (docs/injection.md has its numbers).
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ import re
 from dataclasses import dataclass
 
 from ..types.inputs import Sample
+from .injection_model import grader_sentences
 
 __all__ = ["KINDS", "InjectionSpan", "defuse", "find_injections", "injection_kinds", "injection_note",
            "scan_sample"]
@@ -119,7 +123,7 @@ _PATTERNS: dict[str, list[str]] = {
     ],
 }
 #: every kind, in the order results list them
-KINDS = tuple(_PATTERNS)
+KINDS = (*_PATTERNS, "grader_message")
 _COMPILED = {kind: re.compile("|".join(f"(?:{p})" for p in patterns), re.IGNORECASE)
              for kind, patterns in _PATTERNS.items()}
 
@@ -133,18 +137,21 @@ class InjectionSpan:
     end: int
 
 
-def find_injections(text: str) -> list[InjectionSpan]:
-    """Every injection span in ``text``, by position (overlapping spans of different kinds all kept)."""
+def find_injections(text: str, *, learned: bool = True) -> list[InjectionSpan]:
+    """Every injection span in ``text``, by position (overlapping spans of different kinds all kept);
+    ``learned=False``: the patterns' alone, without the learned detector's ``grader_message``."""
     if not text:
         return []
     spans = [InjectionSpan(kind, m.start(), m.end()) for kind, pattern in _COMPILED.items()
              for m in pattern.finditer(text) if m.end() > m.start()]
+    if learned:
+        spans += [InjectionSpan("grader_message", start, end) for start, end in grader_sentences(text)]
     return sorted(spans, key=lambda s: (s.start, s.end))
 
 
-def injection_kinds(text: str) -> tuple[str, ...]:
+def injection_kinds(text: str, *, learned: bool = True) -> tuple[str, ...]:
     """The kinds found in ``text``, in :data:`KINDS` order (empty for an ordinary text)."""
-    found = {span.kind for span in find_injections(text)}
+    found = {span.kind for span in find_injections(text, learned=learned)}
     return tuple(kind for kind in KINDS if kind in found)
 
 
@@ -181,15 +188,20 @@ def defuse(text: str) -> str:
     Cut: a chat-template token with its role name (``<|im_start|>system``); a fake closing tag that a
     later opening tag answers, with everything after it (the part that claims to stand outside the
     data, and the "new block" it opens); each sentence, bracketed note or JSON object holding an
-    order to the grader. Nothing stands where text was cut: a marker such as "[text removed]" itself
-    moved the offline judge's verdicts upwards (docs/injection.md), and the result's note tells the
-    reviewer what was cut. A lone tag of ours is left for :func:`~llm_validation_framework.text.prompting.neutralize`.
+    order to the grader. Then the learned detector reads what is left, sentence by sentence (so a
+    sentence glued to a chat token is read apart from it), and its sentences are cut too. Nothing
+    stands where text was cut: a marker such as "[text removed]" itself moved the offline judge's
+    verdicts upwards (docs/injection.md), and the result's note tells the reviewer what was cut. A
+    lone tag of ours is left for :func:`~llm_validation_framework.text.prompting.neutralize`.
     """
-    spans = find_injections(text)
-    if not spans:
-        return text
+    kept = _cut(text, _pattern_cuts(text))
+    learned = [_sentence(kept, InjectionSpan("grader_message", start, end)) for start, end in grader_sentences(kept)]
+    return _cut(kept, learned)
+
+
+def _pattern_cuts(text: str) -> list[tuple[int, int]]:
     cuts: list[tuple[int, int]] = []
-    for span in spans:
+    for span in find_injections(text, learned=False):
         if span.kind == "chat_template":
             role = _ROLE.match(text, span.end)
             cuts.append((span.start, role.end() if role else span.end))
@@ -201,6 +213,13 @@ def defuse(text: str) -> str:
                 cuts.append((span.start, len(text)))
         else:
             cuts.append(_sentence(text, span))
+    return cuts
+
+
+def _cut(text: str, cuts: list[tuple[int, int]]) -> str:
+    """``text`` without the ``cuts``; unchanged when there are none."""
+    if not cuts:
+        return text
     kept, at = "", 0
     for start, end in _merged(cuts, text):
         kept = _joined(kept, text[at:start])

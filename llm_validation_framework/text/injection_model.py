@@ -1,0 +1,133 @@
+"""A learned detector of sentences addressed to the grader: the attempts no pattern was written for.
+
+:mod:`.injection`'s patterns catch the usual wordings and nothing else: a note to "the quality
+team's checker", a YAML block with ``outcome: yes`` or an order in a language without a pattern
+goes through. This detector reads each sentence (and each code block) of a text as a whole and
+asks a small logistic model whether it speaks to whoever judges the text (an order to give a
+verdict, a verdict stated in advance, a claim that the grading was already done) rather than
+about the subject. Its features:
+
+* the sentence's all-MiniLM-L6-v2 embedding (:mod:`.embeddings`, offline), which carries the
+  meaning of English wording the model never saw;
+* hashed character 2- to 4-grams of the lower-cased sentence, which carry the form (quoted
+  labels, ``verdict:``, brackets, keys) and words of other languages that MiniLM reads poorly.
+
+The weights (``data/injection_detector.json``) are fitted by ``benchmarks/injection_detector.py``
+on written attempts and ordinary sentences, never on the injection benchmark's held-out sets; the
+file names the embedding model it belongs to (by sha256), and with another model
+(``LVF_EMBEDDING_MODEL``) the detector stays off. A sentence counts as an attempt when the model's
+probability reaches the file's threshold, set for (almost) no hits on ordinary text.
+
+numpy and the embedding model load at the first text that has a sentence to read.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import logging
+import os
+import zlib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from .sentences import split_sentences
+
+__all__ = ["WEIGHTS", "Detector", "char_grams", "features", "grader_sentences", "load_detector"]
+
+logger = logging.getLogger(__name__)
+
+#: the shipped weights
+WEIGHTS = Path(__file__).parent / "data" / "injection_detector.json"
+#: hashed character n-gram buckets; part of the weights' format (the file records it)
+BUCKETS = 4096
+_GRAMS = (2, 3, 4)
+#: longer sentences are read as their first this-many characters: an attempt is short, and
+#: a long passage sentence costs the embedding model time for nothing
+_MAX_CHARS = 400
+
+
+def char_grams(text: str, buckets: int = BUCKETS) -> list[tuple[int, float]]:
+    """``(bucket, weight)`` pairs of ``text``'s hashed character n-grams, L2-normalised log counts.
+
+    crc32, not ``hash()``: the buckets must be the same in every process and Python version."""
+    import math
+
+    padded = f" {' '.join(text.lower().split())} "
+    counts: dict[int, int] = {}
+    for n in _GRAMS:
+        for i in range(len(padded) - n + 1):
+            bucket = zlib.crc32(padded[i:i + n].encode("utf-8")) % buckets
+            counts[bucket] = counts.get(bucket, 0) + 1
+    weights = {bucket: 1.0 + math.log(count) for bucket, count in counts.items()}
+    norm = math.sqrt(sum(w * w for w in weights.values())) or 1.0
+    return [(bucket, w / norm) for bucket, w in sorted(weights.items())]
+
+
+def features(sentences: list[str], buckets: int = BUCKETS) -> Any:
+    """The detector's feature matrix for ``sentences``: MiniLM embedding, then the n-gram buckets."""
+    import numpy as np
+
+    from .embeddings import encode
+
+    clipped = [s[:_MAX_CHARS] for s in sentences]
+    grams = np.zeros((len(clipped), buckets), dtype=np.float32)
+    for row, text in enumerate(clipped):
+        for bucket, weight in char_grams(text, buckets):
+            grams[row, bucket] = weight
+    return np.hstack([encode(clipped), grams])
+
+
+@dataclass(frozen=True)
+class Detector:
+    """Logistic weights over :func:`features`, the threshold, and what they were fitted for."""
+
+    coef: Any
+    intercept: float
+    threshold: float
+    buckets: int
+    embedding_sha256: str
+
+    def probabilities(self, sentences: list[str]) -> Any:
+        import numpy as np
+
+        if not sentences:
+            return np.zeros(0)
+        logits = features(sentences, self.buckets) @ self.coef + self.intercept
+        return 1.0 / (1.0 + np.exp(-logits))
+
+
+@functools.lru_cache(maxsize=1)
+def load_detector(path: Path = WEIGHTS) -> Detector | None:
+    """The shipped detector; None (patterns only, said once in the log) when it cannot be used."""
+    from .embeddings import MODEL_ENV
+
+    if os.environ.get(MODEL_ENV):  # the weights read the packaged model's vectors, not another's
+        logger.warning("the learned injection detector is off: its weights belong to the packaged embedding "
+                       "model and %s names another; patterns alone find attempts", MODEL_ENV)
+        return None
+    try:
+        import numpy as np
+
+        data = json.loads(path.read_text(encoding="utf-8"))
+        detector = Detector(np.asarray(data["coef"], dtype=np.float32), float(data["intercept"]),
+                            float(data["threshold"]), int(data["buckets"]), str(data["embedding_sha256"]))
+        detector.probabilities(["warm-up"])  # loads the embedding model now: a failure shows here, once
+    except Exception as exc:  # noqa: BLE001 - any reason: the patterns still work
+        logger.warning("the learned injection detector is off (%s: %s); patterns alone find attempts",
+                       type(exc).__name__, exc)
+        return None
+    return detector
+
+
+@functools.lru_cache(maxsize=4096)
+def grader_sentences(text: str) -> tuple[tuple[int, int], ...]:
+    """``(start, end)`` of every sentence or code block of ``text`` the detector reads as addressed
+    to the grader (empty when none is, or when the detector is off)."""
+    pieces = split_sentences(text)
+    detector = load_detector() if pieces else None
+    if detector is None:
+        return ()
+    scores = detector.probabilities([piece.text for piece in pieces])
+    return tuple((piece.start, piece.end) for piece, p in zip(pieces, scores) if p >= detector.threshold)
