@@ -241,7 +241,7 @@ def test_another_embedding_model_turns_the_learned_detector_off(monkeypatch, cap
     finally:
         monkeypatch.delenv("LVF_EMBEDDING_MODEL")
         injection_model.load_detector.cache_clear()
-        injection_model.grader_sentences.cache_clear()
+        injection_model.clear_cache()
 
 
 def test_missing_weights_leave_the_patterns_working(monkeypatch, caplog, tmp_path):

@@ -129,7 +129,7 @@ def main() -> None:
 
     positives = [json.loads(line) for line in (TRAIN / "positives.jsonl").read_text().splitlines()]
     written_neg = [json.loads(line) for line in (TRAIN / "negatives.jsonl").read_text().splitlines()]
-    pos_sent = [s for row in positives for s in [row["text"]]]
+    pos_sent = [row["text"] for row in positives]
     neg_sent = [row["text"] for row in written_neg]
     natural = natural_texts(default_judge_dev(), default_out())
     sources = list(natural)

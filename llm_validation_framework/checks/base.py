@@ -51,6 +51,7 @@ class Check(ABC):
 def _noting_injections(run: Callable[..., Awaitable[CheckResult]]) -> Callable[..., Awaitable[CheckResult]]:
     @functools.wraps(run)
     async def noting(self: Check, sample: Sample, judge: Judge, **options: object) -> CheckResult:
+        scan_sample(sample)  # first: reads every input in one batch, so the prompts' defusing finds it read
         return note_injections(await run(self, sample, judge, **options), sample)
 
     noting.notes_injections = True  # type: ignore[attr-defined]

@@ -29,17 +29,24 @@ class UnitActor:
     def __init__(self, judge: Any, agent_names: tuple[str, ...], cache_path: str | None,
                  threshold: float | None, repeats: int | None, cpus: float) -> None:
         from ..judges.cache import CachedJudge
+        from ..text.embeddings import get_encoder
         from .registry import build_agents
 
         if getattr(judge, "in_process_model", False) and hasattr(judge, "n_threads"):
             judge.n_threads = max(1, int(cpus))
+        # the embedding model (injection detector, similarity) keeps to the actor's CPUs as well
+        get_encoder().threads = max(1, int(cpus))
         self._judge = judge
         self._shared = CachedJudge(judge, cache_path) if cache_path is not None else judge
         self._agents = dict(build_agents(list(agent_names), self._shared, threshold=threshold, repeats=repeats))
 
     async def ready(self) -> int:
-        """Finish the judge's slow set-up (litellm's import, a model load) before the first unit; the pid."""
+        """Finish the slow set-up before the first unit (litellm's import, a model load, the injection
+        detector's embedding model, which every check reads its inputs with); the pid."""
+        from ..text.injection_model import load_detector
+
         await self._judge.prepare()
+        load_detector()
         return os.getpid()
 
     async def evaluate(self, row: CaseRow, name: str) -> dict[str, Any]:

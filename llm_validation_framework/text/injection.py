@@ -30,7 +30,7 @@ import re
 from dataclasses import dataclass
 
 from ..types.inputs import Sample
-from .injection_model import grader_sentences
+from .injection_model import grader_sentences, read_texts
 
 __all__ = ["KINDS", "InjectionSpan", "defuse", "find_injections", "injection_kinds", "injection_note",
            "scan_sample"]
@@ -165,6 +165,7 @@ def scan_sample(sample: Sample) -> dict[str, tuple[str, ...]]:
     texts += [(f"references[{i}]", text) for i, text in enumerate(sample.references)]
     texts += [(f"passages[{p.id}]", p.text) for p in sample.passages]
     texts += [(f"conversation[{i}]", turn.content) for i, turn in enumerate(sample.conversation)]
+    read_texts([text for _, text in texts if text])  # one batch through the learned detector
     found = {name: injection_kinds(text) for name, text in texts if text}
     return {name: kinds for name, kinds in found.items() if kinds}
 

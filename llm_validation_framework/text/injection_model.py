@@ -23,10 +23,13 @@ numpy and the embedding model load at the first text that has a sentence to read
 
 from __future__ import annotations
 
+import collections
 import functools
 import json
 import logging
+import math
 import os
+import threading
 import zlib
 from dataclasses import dataclass
 from pathlib import Path
@@ -34,7 +37,8 @@ from typing import Any
 
 from .sentences import split_sentences
 
-__all__ = ["WEIGHTS", "Detector", "char_grams", "features", "grader_sentences", "load_detector"]
+__all__ = ["WEIGHTS", "Detector", "char_grams", "clear_cache", "features", "grader_sentences", "load_detector",
+           "read_texts"]
 
 logger = logging.getLogger(__name__)
 
@@ -52,8 +56,6 @@ def char_grams(text: str, buckets: int = BUCKETS) -> list[tuple[int, float]]:
     """``(bucket, weight)`` pairs of ``text``'s hashed character n-grams, L2-normalised log counts.
 
     crc32, not ``hash()``: the buckets must be the same in every process and Python version."""
-    import math
-
     padded = f" {' '.join(text.lower().split())} "
     counts: dict[int, int] = {}
     for n in _GRAMS:
@@ -121,13 +123,40 @@ def load_detector(path: Path = WEIGHTS) -> Detector | None:
     return detector
 
 
-@functools.lru_cache(maxsize=4096)
+#: texts already read, most recent last: a check's prompt and its note read the same texts
+_read: collections.OrderedDict[str, tuple[tuple[int, int], ...]] = collections.OrderedDict()
+_READ_MAX = 4096
+_read_lock = threading.Lock()
+
+
 def grader_sentences(text: str) -> tuple[tuple[int, int], ...]:
     """``(start, end)`` of every sentence or code block of ``text`` the detector reads as addressed
     to the grader (empty when none is, or when the detector is off)."""
-    pieces = split_sentences(text)
-    detector = load_detector() if pieces else None
-    if detector is None:
-        return ()
-    scores = detector.probabilities([piece.text for piece in pieces])
-    return tuple((piece.start, piece.end) for piece, p in zip(pieces, scores) if p >= detector.threshold)
+    return read_texts([text])[0]
+
+
+def read_texts(texts: list[str]) -> list[tuple[tuple[int, int], ...]]:
+    """:func:`grader_sentences` of each text; the texts not read before go through the embedding
+    model in one batch (one run for a whole case costs a fraction of one run per text)."""
+    with _read_lock:
+        missing = list(dict.fromkeys(t for t in texts if t not in _read))
+    found: dict[str, tuple[tuple[int, int], ...]] = {}
+    if missing:
+        pieces = {text: split_sentences(text) for text in missing}
+        detector = load_detector() if any(pieces.values()) else None
+        flat = [piece.text for text in missing for piece in pieces[text]]
+        scores = iter(detector.probabilities(flat).tolist() if detector is not None else [0.0] * len(flat))
+        threshold = detector.threshold if detector is not None else 1.0
+        found = {text: tuple((p.start, p.end) for p in pieces[text] if next(scores) >= threshold) for text in missing}
+        with _read_lock:
+            _read.update(found)
+            while len(_read) > _READ_MAX:
+                _read.popitem(last=False)
+    with _read_lock:
+        return [found[t] if t in found else _read[t] for t in texts]
+
+
+def clear_cache() -> None:
+    """Forget the texts read (the detector's weights stay loaded; see :func:`load_detector`)."""
+    with _read_lock:
+        _read.clear()
