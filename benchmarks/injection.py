@@ -113,6 +113,9 @@ def main() -> None:
     parser.add_argument("--kinds", default=None, help="comma-separated injection kinds to run (default: all)")
     parser.add_argument("--out", type=Path, default=Path("injection-results.jsonl"))
     parser.add_argument("--threads", type=int, default=None, help="LocalJudge threads (default: its own)")
+    parser.add_argument("--cache", type=Path, default=None,
+                        help="a judge cache file (sqlite): a rerun after a detector change judges only the prompts "
+                             "that changed")
     parser.add_argument("--clean-from", type=Path, default=None,
                         help="a previous --out file: reuse its clean results instead of judging them again")
     args = parser.parse_args()
@@ -129,6 +132,10 @@ def main() -> None:
         sys.exit(f"no cases for --agents {args.agents!r}; groups: {', '.join(BASES)}")
     started = time.perf_counter()
     judge = make_judge(args.judge, args.threads)
+    if args.cache:
+        from llm_validation_framework.judges.cache import CachedJudge
+
+        judge = CachedJudge(judge, args.cache)
     clean_from = None
     if args.clean_from:
         # an id is "<base>-<kind>"; the sets share their base cases, so one run's clean halves serve all

@@ -120,6 +120,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--c", type=float, default=1.0, help="inverse regularisation strength")
     parser.add_argument("--threshold", type=float, default=0.8, help="probability at which a sentence counts")
+    parser.add_argument("--neighbour-threshold", type=float, default=0.5,
+                        help="the lower bar for a sentence on the same line as a hit (text/injection_model.py)")
     parser.add_argument("--max-natural", type=int, default=40000, help="ordinary sentences kept for fitting")
     parser.add_argument("--write", action="store_true", help="refit on everything and write the weights")
     args = parser.parse_args()
@@ -179,6 +181,9 @@ def main() -> None:
     for t in (0.5, 0.6, 0.7, 0.8, 0.9, 0.95, 0.98):
         print(f"| {t} | {(p_pos >= t).mean():.1%} | {(p_neg >= t).sum()}/{len(p_neg)} | {(p_nat >= t).sum()}/"
               f"{len(p_nat)} | {(text_max_a >= t).sum()}/{len(text_max_a)} |")
+    print(f"ordinary sentences at or over the neighbour bar {args.neighbour_threshold}: written "
+          f"{(p_neg >= args.neighbour_threshold).mean():.2%}, natural {(p_nat >= args.neighbour_threshold).mean():.2%}"
+          " (they are cut only beside a hit)")
     for i in np.argsort(-p_neg)[:8]:
         print(f"    written ordinary p={p_neg[i]:.2f}: {neg_sent[i][:110]!r}")
     for i in np.argsort(-p_nat)[:5]:
@@ -209,7 +214,8 @@ def main() -> None:
     if args.write:
         WEIGHTS.write_text(json.dumps({
             "format": 1, "buckets": BUCKETS, "embedding_sha256": PACKAGED_SHA256,
-            "threshold": round(threshold, 6), "intercept": float(model.intercept_[0]),
+            "threshold": round(threshold, 6), "neighbour_threshold": args.neighbour_threshold,
+            "intercept": float(model.intercept_[0]),
             "coef": [round(float(v), 6) for v in model.coef_[0]],
             "fitted_on": {"attempts": len(x_pos), "written_ordinary": len(x_neg),
                           "natural_ordinary": len(x_nat[0]) + len(x_nat[1]), "c": args.c, "seed": SEED},

@@ -195,9 +195,10 @@ def defuse(text: str) -> str:
     verdicts upwards (docs/injection.md), and the result's note tells the reviewer what was cut. A
     lone tag of ours is left for :func:`~llm_validation_framework.text.prompting.neutralize`.
     """
-    kept = _cut(text, _pattern_cuts(text))
-    learned = [_sentence(kept, InjectionSpan("grader_message", start, end)) for start, end in grader_sentences(kept)]
-    return _cut(kept, learned)
+    kept, seams = _cut(text, _pattern_cuts(text))
+    learned = [_sentence(kept, InjectionSpan("grader_message", start, end))
+               for start, end in grader_sentences(kept, seams)]
+    return _cut(kept, learned)[0]
 
 
 def _pattern_cuts(text: str) -> list[tuple[int, int]]:
@@ -217,15 +218,23 @@ def _pattern_cuts(text: str) -> list[tuple[int, int]]:
     return cuts
 
 
-def _cut(text: str, cuts: list[tuple[int, int]]) -> str:
-    """``text`` without the ``cuts``; unchanged when there are none."""
+def _cut(text: str, cuts: list[tuple[int, int]]) -> tuple[str, tuple[int, ...]]:
+    """``text`` without the ``cuts`` (unchanged when there are none), and the offsets in it where
+    something was cut (the seams)."""
     if not cuts:
-        return text
-    kept, at = "", 0
+        return text, ()
+    kept, at, seams = "", 0, []
     for start, end in _merged(cuts, text):
         kept = _joined(kept, text[at:start])
+        seams.append(len(kept))
         at = end
-    return _joined(kept, text[at:]).strip()
+    kept = _joined(kept, text[at:])
+    lead = len(kept) - len(kept.lstrip())
+    stripped = kept.strip()
+    # a seam in the stripped lead keeps its meaning only if no line break stood between it and the text
+    kept_seams = [min(max(seam - lead, 0), len(stripped)) for seam in seams if seam >= lead or
+                  "\n" not in kept[seam:lead]]
+    return stripped, tuple(kept_seams)
 
 
 def _joined(left: str, right: str) -> str:
