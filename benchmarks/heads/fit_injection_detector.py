@@ -10,7 +10,7 @@ Training rows, one sentence each:
   orders, quotes of "yes"), and every sentence of the texts in judge-dev and the bench-data files
   (questions, answers, references, passages, claims).
 
-Never used: the injection benchmark's held-out sets 2, 3 and 4 (``--set heldout2|heldout3|heldout4``). They
+Never used: the injection benchmark's held-out sets 2 to 5 (``--set heldout2`` ... ``heldout5``). They
 are read here only after fitting, to report how many of their attempts the fitted model finds.
 
 Reported: 5-fold cross-validated recall on the written attempts (folds by ``style``, so a kind of
@@ -197,7 +197,7 @@ def main() -> None:
     threshold = args.threshold
     print(f"\nfinal model, threshold {threshold}: fitted rows over it: ordinary "
           f"{(model.predict_proba(x[y == 0])[:, 1] >= threshold).sum()}/{(y == 0).sum()}")
-    for name in ("suite", "heldout", "heldout2", "heldout3", "heldout4"):
+    for name in ("suite", "heldout", "heldout2", "heldout3", "heldout4", "heldout5"):
         attempts = heldout_attempts(name)
         found = patterns = either = 0
         missed = set()
