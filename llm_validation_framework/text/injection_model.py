@@ -10,9 +10,15 @@ about the subject. Its features:
 * the sentence's all-MiniLM-L6-v2 embedding (:mod:`.embeddings`, offline), which carries the
   meaning of English wording the model never saw;
 * hashed character 2- to 4-grams of the lower-cased sentence, which carry the form (quoted
-  labels, ``verdict:``, brackets, keys) and words of other languages that MiniLM reads poorly.
+  labels, ``verdict:``, brackets, keys) and words of other languages that MiniLM reads poorly;
+* for the sentences that first reading cannot rule out (probability at or over the file's
+  ``floor``), a second reading adds the sentence's USE multilingual vector (:mod:`.multilingual`),
+  and the higher of the two probabilities counts: MiniLM and character n-grams do not carry an
+  order written in a language no training row was in, a multilingual encoder does. Only the few
+  sentences past the floor pay its cost; without the package, or with other weights than the
+  file names, the first reading decides at its own threshold (said once in the log).
 
-The weights (``data/injection_detector.json``) are fitted by ``benchmarks/injection_detector.py``
+The weights (``data/injection_detector.json``) are fitted by ``benchmarks/heads/fit_injection_detector.py``
 on written attempts and ordinary sentences, never on the injection benchmark's held-out sets; the
 file names the embedding model it belongs to (by sha256), and with another model
 (``LVF_EMBEDDING_MODEL``) the detector stays off. A sentence counts as an attempt when the model's
@@ -43,8 +49,8 @@ from typing import Any
 
 from .sentences import split_sentences
 
-__all__ = ["WEIGHTS", "Detector", "char_grams", "clear_cache", "features", "grader_sentences", "load_detector",
-           "read_texts"]
+__all__ = ["WEIGHTS", "Detector", "SecondReading", "char_grams", "clear_cache", "features", "grader_sentences",
+           "load_detector", "read_texts", "second_features"]
 
 logger = logging.getLogger(__name__)
 
@@ -87,9 +93,34 @@ def features(sentences: list[str], buckets: int = BUCKETS) -> Any:
     return np.hstack([encode(clipped), grams])
 
 
+def second_features(sentences: list[str], first: Any) -> Any:
+    """The second reading's features: :func:`features`' rows ``first``, then the USE multilingual vector."""
+    import numpy as np
+
+    from .multilingual import encode_multilingual
+
+    return np.hstack([first, encode_multilingual([s[:_MAX_CHARS] for s in sentences])])
+
+
+def _sigmoid(logits: Any) -> Any:
+    import numpy as np
+
+    return 1.0 / (1.0 + np.exp(-logits))
+
+
+@dataclass(frozen=True)
+class SecondReading:
+    """Logistic weights over :func:`second_features` for the sentences whose first probability reaches
+    ``floor``; such a sentence's probability is the higher of the two readings'."""
+
+    coef: Any
+    intercept: float
+    floor: float
+
+
 @dataclass(frozen=True)
 class Detector:
-    """Logistic weights over :func:`features`, the threshold, and what they were fitted for."""
+    """Logistic weights over :func:`features`, the thresholds, the second reading if on, and what they fit."""
 
     coef: Any
     intercept: float
@@ -97,14 +128,47 @@ class Detector:
     neighbour_threshold: float
     buckets: int
     embedding_sha256: str
+    second: SecondReading | None = None
 
     def probabilities(self, sentences: list[str]) -> Any:
         import numpy as np
 
         if not sentences:
             return np.zeros(0)
-        logits = features(sentences, self.buckets) @ self.coef + self.intercept
-        return 1.0 / (1.0 + np.exp(-logits))
+        first = features(sentences, self.buckets)
+        probabilities = _sigmoid(first @ self.coef + self.intercept)
+        if self.second is not None:
+            screened = np.flatnonzero(probabilities >= self.second.floor)
+            if screened.size:
+                rows = second_features([sentences[i] for i in screened], first[screened])
+                # it adds what the first reading cannot read and takes nothing away: where the
+                # first is sure of an attempt in a language USE reads poorly, the first stands
+                second = _sigmoid(rows @ self.second.coef + self.second.intercept)
+                probabilities[screened] = np.maximum(probabilities[screened], second)
+        return probabilities
+
+
+def _second_reading(data: dict[str, Any]) -> tuple[SecondReading, float, float] | None:
+    """The file's second reading with its thresholds; None (said in the log) when it cannot run here."""
+    block = data.get("multilingual")
+    if not block:
+        return None
+    import numpy as np
+
+    from .multilingual import weights_sha256
+
+    try:
+        installed = weights_sha256()
+    except Exception as exc:  # noqa: BLE001 - any reason: the first reading still works
+        logger.warning("the injection detector reads English-trained vectors only (%s: %s)", type(exc).__name__, exc)
+        return None
+    if installed != block["sha256"]:
+        logger.warning("the injection detector reads English-trained vectors only: its multilingual weights belong "
+                       "to another USE model file than the one installed")
+        return None
+    reading = SecondReading(np.asarray(block["coef"], dtype=np.float32), float(block["intercept"]),
+                            float(block["floor"]))
+    return reading, float(block["threshold"]), float(block.get("neighbour_threshold", block["threshold"]))
 
 
 @functools.lru_cache(maxsize=1)
@@ -121,9 +185,12 @@ def load_detector(path: Path = WEIGHTS) -> Detector | None:
 
         data = json.loads(path.read_text(encoding="utf-8"))
         threshold = float(data["threshold"])
+        neighbour = float(data.get("neighbour_threshold", threshold))
+        second = _second_reading(data)
+        if second is not None:
+            second, threshold, neighbour = second
         detector = Detector(np.asarray(data["coef"], dtype=np.float32), float(data["intercept"]), threshold,
-                            float(data.get("neighbour_threshold", threshold)), int(data["buckets"]),
-                            str(data["embedding_sha256"]))
+                            neighbour, int(data["buckets"]), str(data["embedding_sha256"]), second)
         detector.probabilities(["warm-up"])  # loads the embedding model now: a failure shows here, once
     except Exception as exc:  # noqa: BLE001 - any reason: the patterns still work
         logger.warning("the learned injection detector is off (%s: %s); patterns alone find attempts",
