@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import sys
 from pathlib import Path
 
@@ -64,3 +65,10 @@ def cli_command(*args: str) -> list[str]:
 
 def subprocess_env(directory: Path) -> dict[str, str]:
     return {**os.environ, "PYTHONPATH": str(directory) + os.pathsep + os.environ.get("PYTHONPATH", "")}
+
+
+def ctrl_c_default() -> None:
+    """``preexec_fn`` for a child a test stops with SIGINT: Ctrl-C's default handling, whatever the test
+    process has. A shell starts a background job (``make test &``, nohup) with SIGINT ignored, and an
+    ignored signal stays ignored across exec, so the child would never see the test's Ctrl-C."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)

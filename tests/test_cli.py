@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from probing_helpers import ctrl_c_default
 
 from llm_validation_framework.apps.cli import main
 from llm_validation_framework.runner import iter_results
@@ -179,6 +180,7 @@ def test_ctrl_c_stops_cleanly_and_says_how_to_resume(env):
                "-a", "relevancy", "--judge", "cli_judges:slow", "-o", str(out), "--concurrency", "2", "--no-cache"]
     proc = subprocess.Popen(command, cwd=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             start_new_session=True,  # its own process group, as a terminal's foreground job
+                            preexec_fn=ctrl_c_default,
                             env={**os.environ, "PYTHONPATH": str(env) + os.pathsep + os.environ.get("PYTHONPATH", "")})
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:

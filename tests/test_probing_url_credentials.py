@@ -61,7 +61,7 @@ def test_url_credentials_and_an_api_key_together_are_a_config_error(stub_server)
 def test_the_resume_hint_after_an_interrupt_masks_the_url_password(env):
     """A real run through litellm to a slow stub server, interrupted: the hint must not print the password."""
     server = subprocess.Popen([sys.executable, str(probing_helpers.TESTS / "stub_server.py"), "0.1"],
-                              stdout=subprocess.PIPE, text=True)
+                              stdout=subprocess.PIPE, text=True, preexec_fn=probing_helpers.ctrl_c_default)
     try:
         base_url = server.stdout.readline().strip()
         write_lines(env / "cases.jsonl", [{"id": f"c{i}", "question": f"Q{i}?", "answer": "A."} for i in range(200)])
@@ -70,7 +70,7 @@ def test_the_resume_hint_after_an_interrupt_masks_the_url_password(env):
                                             "--provider", "openai", "--model", "stub", "--concurrency", "2",
                                             "--api-base", with_password(base_url)),
                                 cwd=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                                env=subprocess_env(env))
+                                env=subprocess_env(env), preexec_fn=probing_helpers.ctrl_c_default)
         deadline = time.monotonic() + 90
         while time.monotonic() < deadline and proc.poll() is None:
             if out.exists() and out.read_text().count('"status": "PASS"') >= 2:
