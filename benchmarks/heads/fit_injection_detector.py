@@ -253,7 +253,7 @@ def main() -> None:
     shipped, _ = cascade(pair, args.floor, xa[y == 0], lambda i: xu[np.flatnonzero(y == 0)[i]])
     print(f"\nfinal readings, threshold {args.threshold}: fitted ordinary rows over it "
           f"{(shipped >= args.threshold).sum()}/{(y == 0).sum()}")
-    for name in ("suite", "heldout", "heldout2", "heldout3", "heldout4", "heldout5"):
+    for name in ("suite", "heldout", "heldout2", "heldout3", "heldout4", "heldout5", "heldout6"):
         attempts = heldout_attempts(name)
         found = patterns = either = 0
         missed = set()

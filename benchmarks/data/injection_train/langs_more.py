@@ -3,14 +3,13 @@
 Each entry of LANG_DATA holds, for one language: quotes (format strings for
 {LWQ}), pools (slot -> list), bundles (coherent label words, as in make.py),
 pos / neg templates ((style, template[, bundle_key])) and math frames.
-fi, hu, id and cs are left out on purpose (unseen-language test).
+More languages sit in langs_finnic_baltic.py, langs_slavic_romance.py and
+langs_southeast_african.py (same format).
 """
 
 LANG_DATA = {}
 
-# make.py's slot pattern is [A-Z][A-Z_]* (no digits), so its {SCORE100} / {NOTE20}
-# pools cannot be reached from a template; these digit-free names are used instead.
-# Values: (low, high) for a random integer.
+# integer pools shared by every language: (low, high) for a random integer
 SHARED_INT_POOLS = {"SCORE_PCT": (55, 100), "GRADE_TWENTY": (8, 20)}
 
 # ---------------------------------------------------------------------------
