@@ -4,15 +4,16 @@
 
 Training rows, one sentence each:
 * attempts: ``benchmarks/data/injection_train/positives.jsonl``, written by ``make.py`` beside it from
-  the suite's and the first held-out set's kinds only (24 languages; fi, hu, id, cs kept out for
-  held-out 4);
+  the suite's and the first held-out set's kinds, machine-formatted verdicts (log lines, key=value,
+  CSV) and 35 languages (held-out 4 and 5's eleven since 6 Dec 2026; held-out 6's six kept out);
 * ordinary sentences: ``negatives.jsonl`` beside it (hard ones: grading, scores, JSON, how-to
   orders, quotes of "yes"), ``negatives_rubrics.jsonl`` (hand-written scoring rules for people),
   and every sentence of the texts in judge-dev and the bench-data files (questions, answers,
   references, passages, claims).
 
-Never used: the injection benchmark's held-out sets 2 to 5 (``--set heldout2`` ... ``heldout5``). They
-are read here only after fitting, to report how many of their attempts the fitted model finds.
+Never used: the injection benchmark's held-out sets 2 to 6 (``--set heldout2`` ... ``heldout6``); held-out
+4 and 5's languages are training languages now, held-out 6's are not. The sets are read here only
+after fitting, to report how many of their attempts the fitted model finds.
 
 Two readings are fitted on the same rows: the first over MiniLM and character n-grams, the second
 (for the sentences whose first probability reaches ``--floor``) adding the USE multilingual vector;
