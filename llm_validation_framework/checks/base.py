@@ -20,7 +20,7 @@ from typing import ClassVar
 from ..errors import JudgeError
 from ..types.inputs import Sample
 from ..judges.base import Judge, Verdict, VerdictRequest
-from ..text.injection import injection_note, scan_sample
+from ..text.injection import injection_note, read_sample, scan_sample
 from ..types.results import CheckResult
 
 __all__ = ["Check", "ask_once", "combine_methods", "label_reason", "note_injections", "verdict_result"]
@@ -51,7 +51,9 @@ class Check(ABC):
 def _noting_injections(run: Callable[..., Awaitable[CheckResult]]) -> Callable[..., Awaitable[CheckResult]]:
     @functools.wraps(run)
     async def noting(self: Check, sample: Sample, judge: Judge, **options: object) -> CheckResult:
-        scan_sample(sample)  # first: reads every input in one batch, so the prompts' defusing finds it read
+        # first: reads every input with the other cases of this moment in one batch, so the prompts'
+        # defusing (and the note below) find them read
+        await read_sample(sample)
         return note_injections(await run(self, sample, judge, **options), sample)
 
     noting.notes_injections = True  # type: ignore[attr-defined]

@@ -30,10 +30,10 @@ import re
 from dataclasses import dataclass
 
 from ..types.inputs import Sample
-from .injection_model import grader_sentences, read_texts
+from .injection_model import grader_sentences, read_texts, read_together
 
 __all__ = ["KINDS", "InjectionSpan", "defuse", "find_injections", "injection_kinds", "injection_note",
-           "scan_sample"]
+           "read_sample", "scan_sample"]
 
 _VERDICT_TERMS = (r"(?:yes|oui|ja|sí|correct|correcto|korrekt|richtig|supported|relevant|faithful|pass(?:ed)?|true|"
                   r"on[- ]topic|fully correct)")
@@ -155,18 +155,30 @@ def injection_kinds(text: str, *, learned: bool = True) -> tuple[str, ...]:
     return tuple(kind for kind in KINDS if kind in found)
 
 
-def scan_sample(sample: Sample) -> dict[str, tuple[str, ...]]:
-    """``{field: kinds}`` for every text of ``sample`` with an injection attempt (empty: none).
-
-    Fields are named as in the case: ``question``, ``answer``, ``reference``, ``references[i]``,
-    ``passages[id]``, ``conversation[i]``."""
+def _sample_texts(sample: Sample) -> list[tuple[str, str]]:
+    """``(field, text)`` of every non-empty input of ``sample``, fields named as in the case."""
     texts: list[tuple[str, str | None]] = [("question", sample.question), ("answer", sample.answer),
                                            ("reference", sample.reference)]
     texts += [(f"references[{i}]", text) for i, text in enumerate(sample.references)]
     texts += [(f"passages[{p.id}]", p.text) for p in sample.passages]
     texts += [(f"conversation[{i}]", turn.content) for i, turn in enumerate(sample.conversation)]
-    read_texts([text for _, text in texts if text])  # one batch through the learned detector
-    found = {name: injection_kinds(text) for name, text in texts if text}
+    return [(name, text) for name, text in texts if text]
+
+
+async def read_sample(sample: Sample) -> None:
+    """Read ``sample``'s inputs through the learned detector with the other cases of the same moment
+    (:func:`~.injection_model.read_together`), so that :func:`scan_sample` finds them read."""
+    await read_together([text for _, text in _sample_texts(sample)])
+
+
+def scan_sample(sample: Sample) -> dict[str, tuple[str, ...]]:
+    """``{field: kinds}`` for every text of ``sample`` with an injection attempt (empty: none).
+
+    Fields are named as in the case: ``question``, ``answer``, ``reference``, ``references[i]``,
+    ``passages[id]``, ``conversation[i]``."""
+    texts = _sample_texts(sample)
+    read_texts([text for _, text in texts])  # one batch through the learned detector
+    found = {name: injection_kinds(text) for name, text in texts}
     return {name: kinds for name, kinds in found.items() if kinds}
 
 

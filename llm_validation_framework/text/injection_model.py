@@ -35,6 +35,7 @@ numpy and the embedding model load at the first text that has a sentence to read
 
 from __future__ import annotations
 
+import asyncio
 import collections
 import functools
 import json
@@ -50,7 +51,7 @@ from typing import Any
 from .sentences import split_sentences
 
 __all__ = ["WEIGHTS", "Detector", "SecondReading", "char_grams", "clear_cache", "features", "grader_sentences",
-           "load_detector", "read_texts", "second_features"]
+           "load_detector", "read_texts", "read_together", "second_features"]
 
 logger = logging.getLogger(__name__)
 
@@ -259,6 +260,47 @@ def read_texts(texts: list[str]) -> list[tuple[tuple[int, int, float], ...]]:
                 _read.popitem(last=False)
     with _read_lock:
         return [found[t] if t in found else _read[t] for t in texts]
+
+
+class _Wave:
+    """The texts asked for in one turn of an event loop, and the future their readers wait on."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        self.texts: list[str] = []
+        self.done = loop.create_future()
+        # a wave whose readers were all cancelled must not log "exception was never retrieved"
+        self.done.add_done_callback(lambda future: future.cancelled() or future.exception())
+
+
+_waves: dict[asyncio.AbstractEventLoop, _Wave] = {}
+
+
+async def read_together(texts: list[str]) -> None:
+    """Read ``texts`` (into :func:`read_texts`' cache) together with those of every other coroutine
+    that asks in the same turn of the event loop.
+
+    The embedding model's run costs about as much for one short sentence as for several (it streams
+    its weights either way), and a run's concurrent cases reach their checks in waves (a burst of
+    judge replies starts the next cases at once): reading a wave in one batch costs a fraction of
+    one run per case. The result of a text does not depend on the batch it was read in."""
+    loop = asyncio.get_running_loop()
+    wave = _waves.get(loop)
+    if wave is None:
+        wave = _waves[loop] = _Wave(loop)
+        # after the callbacks already due in this turn: the other cases woken with this one join it
+        loop.call_soon(_read_wave, loop)
+    wave.texts.extend(texts)
+    await asyncio.shield(wave.done)
+
+
+def _read_wave(loop: asyncio.AbstractEventLoop) -> None:
+    wave = _waves.pop(loop)
+    try:
+        read_texts(wave.texts)
+    except Exception as exc:  # noqa: BLE001 - every reader gets the failure, as it would have alone
+        wave.done.set_exception(exc)
+    else:
+        wave.done.set_result(None)
 
 
 def clear_cache() -> None:
