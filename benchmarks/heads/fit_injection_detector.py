@@ -11,7 +11,7 @@ Training rows, one sentence each:
   and every sentence of the texts in judge-dev and the bench-data files (questions, answers,
   references, passages, claims).
 
-Never used: the injection benchmark's held-out sets 2 to 6 (``--set heldout2`` ... ``heldout6``); held-out
+Never used: the injection benchmark's held-out sets 2 to 7 (``--set heldout2`` ... ``heldout7``); held-out
 4 and 5's languages are training languages now, held-out 6's are not. The sets are read here only
 after fitting, to report how many of their attempts the fitted model finds.
 
@@ -254,7 +254,7 @@ def main() -> None:
     shipped, _ = cascade(pair, args.floor, xa[y == 0], lambda i: xu[np.flatnonzero(y == 0)[i]])
     print(f"\nfinal readings, threshold {args.threshold}: fitted ordinary rows over it "
           f"{(shipped >= args.threshold).sum()}/{(y == 0).sum()}")
-    for name in ("suite", "heldout", "heldout2", "heldout3", "heldout4", "heldout5", "heldout6"):
+    for name in ("suite", "heldout", "heldout2", "heldout3", "heldout4", "heldout5", "heldout6", "heldout7"):
         attempts = heldout_attempts(name)
         found = patterns = either = 0
         missed = set()
