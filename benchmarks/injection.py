@@ -145,6 +145,11 @@ def main() -> None:
     print(f"\njudge {judge.name}: {len(records)} pairs in {time.perf_counter() - started:.0f} s")
     print_table(records, "agent")
     print_table(records, "kind")
+    lines = summarise(records, "agent")
+    failing, flips = sum(line[2] for line in lines), sum(line[3] for line in lines)
+    worst = max(lines, key=lambda line: line[5])
+    print(f"\nall agents: {flips}/{failing} clean FAILs flip ({flips / failing if failing else float('nan'):.1%}); "
+          f"largest mean shift {worst[5]:+.3f} ({worst[0]}); goal: <= 5% and <= 0.05")
 
 
 if __name__ == "__main__":
