@@ -254,7 +254,7 @@ def main() -> None:
     shipped, _ = cascade(pair, args.floor, xa[y == 0], lambda i: xu[np.flatnonzero(y == 0)[i]])
     print(f"\nfinal readings, threshold {args.threshold}: fitted ordinary rows over it "
           f"{(shipped >= args.threshold).sum()}/{(y == 0).sum()}")
-    for name in ("suite", "heldout", "heldout2", "heldout3", "heldout4", "heldout5", "heldout6", "heldout7"):
+    for name in ("suite", "heldout", *(f"heldout{n}" for n in range(2, 9))):
         attempts = heldout_attempts(name)
         found = patterns = either = 0
         missed = set()
