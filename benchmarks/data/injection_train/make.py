@@ -14,19 +14,14 @@ import random
 import re
 import zlib
 
-import langs_asia_baltic
-import langs_atlantic
-import langs_balkan
 import langs_finnic_baltic
 import machine_formats
-import stated_verdicts
 import langs_slavic_romance
 import langs_southeast_african
 from langs_more import LANG_DATA, SHARED_INT_POOLS
 
 # later languages, appended after langs_more's so that the earlier languages' rows stay as they were
-for _module in (langs_finnic_baltic, langs_slavic_romance, langs_southeast_african, langs_atlantic, langs_balkan,
-                langs_asia_baltic):
+for _module in (langs_finnic_baltic, langs_slavic_romance, langs_southeast_african):
     LANG_DATA.update(_module.LANG_DATA)
 
 SEED = 20240611
@@ -35,8 +30,8 @@ OUT_DIR = os.path.dirname(os.path.abspath(__file__))
 OLD_LANGS = ["en", "fr", "de", "es", "it", "zh", "ja"]
 # languages from langs_more.py; each is generated after the old ones with its
 # own seeded Random, so adding them leaves the old languages' rows unchanged.
-# The injection benchmark's held-out 8 languages (ka, hy, ta, ur, mt, gl) are kept out on purpose
-# (unseen-language test); those of held-out 4 to 7 became training languages on 6 Dec 2026.
+# The injection benchmark's held-out 6 languages (bg, sl, lv, ms, af, fa) are kept out on purpose
+# (unseen-language test); those of held-out 4 and 5 became training languages on 6 Dec 2026.
 NEW_LANGS = list(LANG_DATA)
 LANGS = OLD_LANGS + NEW_LANGS
 
@@ -2354,9 +2349,6 @@ def build():
     POOLS["en"].update(machine_formats.POOLS)
     with_rng(lang_seed("en", "machine_pos"), pos.expand, "en", machine_formats.POS, POS_CAP["en"])
     with_rng(lang_seed("en", "machine_neg"), neg.expand, "en", machine_formats.NEG, NEG_CAP["en"])
-    POOLS["en"].update(stated_verdicts.POOLS)
-    with_rng(lang_seed("en", "stated_pos"), pos.expand, "en", stated_verdicts.POS, POS_CAP["en"])
-    with_rng(lang_seed("en", "stated_neg"), neg.expand, "en", stated_verdicts.NEG, POS_CAP["en"])
     # no text may appear in both files
     clash = [r for r in neg.rows if norm(r["text"]) in pos.seen]
     if clash:
