@@ -209,11 +209,12 @@ def main() -> None:
     unseen_pos, unseen_neg = (lang_fold >= 0) & (y == 1), (lang_fold >= 0) & (y == 0)
 
     # 3. ordinary texts 2-fold by source: whole texts of sources never fitted on
-    text_max, text_max_alone, screened_share = [], [], []
+    text_max, text_max_alone, screened_share, text_of = [], [], [], []
     for h in (0, 1):
         train = half != h
         pair = fit_pair(xa[train], xu[train], y[train], args.c)
         texts = [t for src in halves[h] for t in natural[src]]
+        text_of += texts
         sents = [sentences_of(t) for t in texts]
         flat = [s for ss in sents for s in ss]
         xa_h = cache.get(flat)
@@ -248,6 +249,8 @@ def main() -> None:
         print(f"    written ordinary p={p_style[i]:.2f}: {rows[i][:110]!r}")
     for i in np.flatnonzero(nat)[np.argsort(-p_style[nat])[:5]]:
         print(f"    natural p={p_style[i]:.2f}: {rows[i][:110]!r}")
+    for i in np.flatnonzero(text_max_a >= args.threshold):
+        print(f"    ordinary text of an unseen source flagged, p={text_max_a[i]:.2f}: {text_of[i][:110]!r}")
 
     # 4. the final readings, and the held-out sets they never saw
     pair = fit_pair(xa, xu, y, args.c)
