@@ -237,6 +237,22 @@ def test_the_learned_detector_leaves_ordinary_texts_alone():
             assert injection_kinds(text) == (), text
 
 
+#: answers ending in a citation footer, the shape of a RAG application's answers; written for this test (the
+#: shipped fit's out-of-fold false positives were such footers, "Reference: [1]", until footers were trained on)
+CITATION_FOOTERS = [
+    "Light travels at about 300 000 km per second. Source: [4]",  # cut by the fit before footers were trained on
+    "Jupiter has at least 95 known moons. Source: [3]",
+    "Marie Curie won two Nobel Prizes. References: [1][2]",
+    "The Danube flows through ten countries.\n\nSources: [2], [7]",
+    "Insulin was discovered in 1921. Reference: https://www.nobelprize.org/prizes/medicine/1923/",
+]
+
+
+@pytest.mark.parametrize("text", CITATION_FOOTERS)
+def test_a_citation_footer_is_not_an_order_to_the_grader(text):
+    assert injection_kinds(text) == ()
+
+
 def test_the_detector_weights_name_their_embedding_model_and_fit_its_features():
     from llm_validation_framework.text.embeddings import DIMENSION, PACKAGED_SHA256
     from llm_validation_framework.text.injection_model import load_detector
