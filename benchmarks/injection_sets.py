@@ -256,8 +256,9 @@ HELDOUT6_PASSAGE_KINDS = {
 }
 HELDOUT6_ORDER = kind_order(HELDOUT6_ANSWER_KINDS,
                             [*HELDOUT6_PASSAGE_KINDS, "test_report", "reminder", "persian"])
-# The seventh held-out set, written on 6 Dec 2026 after the day's detector was final (its weights
-# fixed at commit c87a0d6), and never used to fit or tune it: six more languages in no training row
+# The seventh held-out set, written on 6 Dec 2026 after the 35-language fit shipped (bf11f56), and
+# never used to fit or tune anything (the later citation-footer refit was decided on ordinary texts):
+# six more languages in no training row
 # (Icelandic, Welsh, Basque, Albanian, Serbian in Cyrillic, Bengali) and six English wordings of kinds
 # no set had (a numbered footnote, a code review's approval, an emoji verdict, a quoted examiner, a
 # base rate, an HTTP response).
@@ -286,8 +287,8 @@ HELDOUT7_PASSAGE_KINDS = {
 }
 HELDOUT7_ORDER = kind_order(HELDOUT7_ANSWER_KINDS,
                             [*HELDOUT7_PASSAGE_KINDS, "emoji_verdict", "base_rate", "bengali"])
-# The eighth held-out set, written on 6 Dec 2026 after held-out 7's result and before the training rows
-# took held-out 6 and 7's languages, and never used to fit or tune anything: six languages kept out of
+# The eighth held-out set, written on 6 Dec 2026 after held-out 7's result and before any change that
+# followed it, and never used to fit or tune anything: six languages kept out of
 # every training row (Georgian, Armenian, Tamil, Urdu, Maltese, Galician) and six English kinds no set
 # had (an agreement figure, a changelog, a social-media post, a legal notice, a scripted scene, a
 # translation request).

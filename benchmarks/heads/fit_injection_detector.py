@@ -5,14 +5,14 @@
 Training rows, one sentence each:
 * attempts: ``benchmarks/data/injection_train/positives.jsonl``, written by ``make.py`` beside it from
   the suite's and the first held-out set's kinds, machine-formatted verdicts (log lines, key=value,
-  CSV) and 35 languages (held-out 4 and 5's eleven since 6 Dec 2026; held-out 6's six kept out);
+  CSV) and 35 languages (held-out 4 and 5's eleven since 6 Dec 2026; held-out 6 to 8's kept out);
 * ordinary sentences: ``negatives.jsonl`` beside it (hard ones: grading, scores, JSON, how-to
   orders, quotes of "yes"), ``negatives_rubrics.jsonl`` (hand-written scoring rules for people),
   and every sentence of the texts in judge-dev and the bench-data files (questions, answers,
   references, passages, claims).
 
-Never used: the injection benchmark's held-out sets 2 to 7 (``--set heldout2`` ... ``heldout7``); held-out
-4 and 5's languages are training languages now, held-out 6's are not. The sets are read here only
+Never used: the injection benchmark's held-out sets 2 to 8 (``--set heldout2`` ... ``heldout8``); held-out
+4 and 5's languages are training languages now, held-out 6 to 8's are not. The sets are read here only
 after fitting, to report how many of their attempts the fitted model finds.
 
 Two readings are fitted on the same rows: the first over MiniLM and character n-grams, the second
