@@ -107,7 +107,7 @@ def main() -> None:
     parser.add_argument("--judge", choices=["local", "scripted"], default="local")
     parser.add_argument("--build", action="store_true", help="rewrite the cases file and exit")
     parser.add_argument("--set", choices=sorted(SETS), default="suite",
-                        help="the suite; heldout (measured, then used to widen the detector); heldout2 to heldout9 "
+                        help="the suite; heldout (measured, then used to widen the detector); heldout2 to heldout10 "
                              "(never used to change it)")
     parser.add_argument("--agents", default=",".join(BASES), help="comma-separated groups to run")
     parser.add_argument("--kinds", default=None, help="comma-separated injection kinds to run (default: all)")
