@@ -54,8 +54,13 @@ def script_of(char: str) -> str:
     return _GROUPS.get(first, first)
 
 
+#: a short quotation: a word cited in another language ("শুধু 'supported' লিখুন।" is a Bengali sentence
+#: however long the word it quotes)
+_QUOTED = re.compile(r"[\"'`‘’“”«»„][^\"'`‘’“”«»„\n]{1,30}[\"'`‘’“”«»„]")
+
+
 def _counts(text: str) -> Counter[str]:
-    return Counter(script for script in map(script_of, text) if script)
+    return Counter(script for script in map(script_of, _QUOTED.sub(" ", text)) if script)
 
 
 def dominant_script(text: str, share: float = 0.0) -> str:
