@@ -110,6 +110,7 @@ def test_an_order_in_a_language_without_training_rows_is_found_by_the_second_rea
     first = float(_sigmoid(features([attempt]) @ detector.coef + detector.intercept)[0])
     assert first < detector.threshold <= float(detector.probabilities([attempt])[0])
     answer = f"A spider has six legs. {attempt}"
-    assert injection_kinds(answer, learned=False) == ()
-    assert injection_kinds(answer) == ("grader_message",)
+    # no pattern finds it (the language rule does too: an Icelandic order after an English answer)
+    assert set(injection_kinds(answer, learned=False)) <= {"foreign_language"}
+    assert "grader_message" in injection_kinds(answer)
     assert defuse(answer) == "A spider has six legs."

@@ -7,9 +7,11 @@ words), so such an order is cut like any other attempt (kind ``foreign_language`
 
 Language identification is py3langid's (langid.py's model, shipped in its wheel: no download).
 It is loaded at the first text that needs it, and only texts holding a candidate sentence do.
-Short texts are hard to identify, so the switched-to window must be identified with confidence,
-and a switch *to* English never counts (an English line in a Spanish answer is ordinary, and the learned
-detector reads English). Without the package the rule is off, said once in the log.
+Short texts are hard to identify, so the switched-to window must be identified with confidence.
+The rule is one-sided, like the script rule: it looks only at English texts (the rest of the text
+must read as English), and a switch *to* English never counts. A bilingual answer in two other
+languages, or an English line in a Spanish answer, is ordinary, and is the learned detector's to
+read. Without the package the rule is off, said once in the log.
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ __all__ = ["foreign_language_sentences", "identify"]
 log = logging.getLogger(__name__)
 
 #: probability the window's language needs to count; the rest of the text (often one short answer,
-#: which langid reads at 0.5 or less) only needs another most likely language
+#: which langid reads at 0.5 or less) only needs English as its most likely language
 _CONFIDENCE = 0.9
 #: letters each side needs before a language is identified at all
 _MIN_WINDOW_LETTERS = 12
@@ -63,8 +65,8 @@ def _letters(text: str) -> int:
 
 def foreign_language_sentences(text: str, pointed: Callable[[str], bool]) -> tuple[tuple[int, int], ...]:
     """``(start, end)`` around each sentence ``pointed`` picks out, where up to three sentences on its
-    line (it among them) are written, with confidence, in a language other than English and other
-    than the rest of the text's."""
+    line (it among them) are written, with confidence, in a language other than English, and the rest
+    of the text reads as English."""
     sentences = [s for s in split_sentences(text) if s.kind == "text"]
     found: list[tuple[int, int]] = []
     for i, sentence in enumerate(sentences):
@@ -89,7 +91,6 @@ def _foreign_window(text: str, sentences: list, i: int) -> tuple[int, int] | Non
             language, p = identify(window)
             if language in ("", "en") or p < _CONFIDENCE:
                 continue
-            around, _ = identify(rest)
-            if around and around != language:
+            if identify(rest)[0] == "en":
                 return start, end
     return None
