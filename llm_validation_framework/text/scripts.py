@@ -2,15 +2,15 @@
 
 An instruction to the grader written in a language the learned detector cannot read (Bengali,
 Armenian, Urdu …) passes it; what still gives it away is that it switches script. A text that opens
-in Latin script and later holds a whole sentence in a script its opening does not use is read as
-carrying such a sentence: :func:`foreign_script_sentences` finds them, and
-:mod:`.injection` cuts them like any other attempt (kind ``foreign_script``).
+in Latin script and later holds a whole sentence in a script its opening does not use may carry
+such a sentence: :func:`foreign_script_sentences` finds them, and :mod:`.injection` cuts those
+naming a verdict like any other attempt (kind ``foreign_script``).
 
 The rule is one-sided on purpose. It never fires on Latin-script sentences (the detector reads
 those: an English line in a Russian answer is an ordinary thing), nor on texts that open in another
-script (a user writing Bengali is not suspect). What it costs: an English answer that gives a whole
-sentence in another script on its own (a translation, a quoted motto) has it cut before judging,
-and the result's note says so (docs/injection.md, "Foreign-script sentences").
+script (a user writing Bengali is not suspect). Such sentences are common in ordinary answers (a
+translation, a quoted motto, an address), so :mod:`.injection` cuts only those that also hold one
+of our verdict words (docs/injection.md, "Orders in another script or language").
 """
 
 from __future__ import annotations
