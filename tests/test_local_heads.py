@@ -355,3 +355,49 @@ def test_concurrent_first_verdicts_all_see_the_shipped_heads(monkeypatch):
     for thread in threads:
         thread.join()
     assert seen == ["head"] * 6
+
+
+def _prompt_says(supported, contradicted, unverifiable):
+    return Completion(text="x", top=[("supported", math.log(supported)), ("contradicted", math.log(contradicted)),
+                                     ("unverifiable", math.log(unverifiable))])
+
+
+@pytest.mark.parametrize(("prompt", "splits"), [
+    ((0.05, 0.38, 0.57), True),    # negative, hesitating between the two: the split head names the label
+    ((0.05, 0.05, 0.90), False),   # negative and sure: the prompt's reading stands, no second call
+    ((0.80, 0.08, 0.12), False),   # supported: nothing to divide
+])
+def test_a_split_head_divides_a_hesitant_prompt_verdicts_negative_mass(prompt, splits):
+    backend = EmbeddingBackend([0.0, 0.0, 0.0, 0.0], completion=_prompt_says(*prompt))
+    split = make_head(role="split", coef=(0.0, 0.0, 0.0, 0.0), side=(), side_coef=(), positive=(1,), intercept=3.0)
+    judge = LocalJudge(backend=backend, heads={"support_kind": split})
+    verdict = judge.verdict_sync(request({"overlap": 0.5}))
+    assert verdict.method == "logprobs"
+    assert verdict.score == pytest.approx(prompt[0] / sum(prompt), abs=1e-6)  # the score never moves
+    assert sum(verdict.probabilities.values()) == pytest.approx(1.0)
+    kinds = [kind for kind, _ in backend.prompts]
+    if splits:
+        assert kinds == ["complete", "embed"] and verdict.usage.calls == 2
+        assert verdict.label == "contradicted"  # the split head (P=0.95) overrules the prompt's 0.57 unverifiable
+        assert verdict.probabilities["contradicted"] == pytest.approx(0.95 / (1 + math.exp(-3.0)), rel=1e-4)
+        assert any("learned support_kind head" in note for note in verdict.notes)
+    else:
+        assert kinds == ["complete"] and verdict.usage.calls == 1
+        assert not any("support_kind" in note for note in verdict.notes)
+
+
+@pytest.mark.slow
+def test_real_model_reads_the_demos_wrong_answer_relevant_and_its_contradiction_contradicted():
+    import json
+    from pathlib import Path
+
+    from llm_validation_framework import AccuracyAgent, RelevancyAgent
+
+    cases = {row["id"]: row for row in map(json.loads, (Path(__file__).parents[1] / "examples" / "cases.jsonl")
+                                           .read_text().splitlines())}
+    judge = LocalJudge(n_ctx=2048)
+    rome = RelevancyAgent(judge=judge).evaluate(cases["eiffel-wrong"])
+    assert rome.status == "PASS"  # wrong, but it answers the question
+    baker = AccuracyAgent(judge=judge).evaluate(cases["founder-contradicted"])
+    factual = next(r for r in baker.checks if r.name == "factual")
+    assert baker.status == "FAIL" and "contradicted" in factual.reason

@@ -200,6 +200,9 @@ def main(argv: list[str] | None = None) -> int:
     overlap = columns["overlap"]()
 
     print(f"{args.task}: {len(rows)} rows, labels {labels}, readout tokens {sizes}")
+    if args.split_only:  # the verdict heads' LOSO needs both verdicts per source; the split head has its own
+        write_split_head(rows, hidden, logp, labels, ids, readout_rows, sizes, model_path, args.c)
+        return 0
     by_source = defaultdict(dict)
     predictions: dict[tuple[str, str], np.ndarray] = {}
     fit_sources = sorted(set(sources) - set(args.test_only))
@@ -257,7 +260,7 @@ def main(argv: list[str] | None = None) -> int:
         if not args.split_only:
             write_head(HEAD_NAMES[args.task], spec, arrays, model_path)
         if args.task == "support":
-            write_split_head(rows, hidden, logp, labels, ids, readout_rows, sizes, model_path, best)
+            write_split_head(rows, hidden, logp, labels, ids, readout_rows, sizes, model_path, args.c)
     return 0
 
 
@@ -321,8 +324,9 @@ def write_head(name: str, spec: dict, arrays: dict, model_path: str) -> None:
     print(f"wrote head {name!r} to {npz_path} ({npz_path.stat().st_size // 1024} KB)")
 
 
-def write_split_head(rows, hidden, logp, labels, ids, readout_rows, sizes, model_path, c) -> None:
-    """contradicted vs unverifiable, on the unsupported rows whose source tells them apart."""
+def write_split_head(rows, hidden, logp, labels, ids, readout_rows, sizes, model_path, cs) -> None:
+    """contradicted vs unverifiable, on the unsupported rows whose source tells them apart: measured
+    leave one source out against the prompt's own reading, C chosen by that, then fitted on all."""
     kind = np.array([r.get("fine_label") for r in rows])
     mask = np.isin(kind, ["contradicted", "unverifiable"])
     if mask.sum() < 40:
@@ -331,12 +335,31 @@ def write_split_head(rows, hidden, logp, labels, ids, readout_rows, sizes, model
     y = (kind[mask] == "contradicted").astype(int)
     pc = np.exp(logp[mask, 1])
     side = np.log(np.clip(pc, 1e-6, 1))[:, None] - np.log(np.clip(1 - pc, 1e-6, 1))[:, None]
+    sources = np.array([r["source"] for r, m in zip(rows, mask) if m])
+    ratio = pc / (pc + np.exp(logp[mask, 2]))
+    loso: dict[float, dict[str, dict]] = {}
+    for c in cs:
+        for held in sorted(set(sources)):
+            test = sources == held
+            if test.all() or len(set(y[test].tolist())) < 2:
+                continue
+            p = Head(c).fit(hidden[mask][~test], side[~test], y[~test]).predict(hidden[mask][test], side[test])
+            loso.setdefault(c, {})[held] = {"balanced_accuracy": round(balanced_accuracy(y[test], (p >= 0.5).astype(int)), 4),
+                                            "auc": round(auc(y[test], p), 4), "rows": int(test.sum()),
+                                            "prompt_balanced_accuracy": round(balanced_accuracy(
+                                                y[test], (ratio[test] >= 0.5).astype(int)), 4)}
+    for c, by in loso.items():
+        print(f"split head C={c:g} LOSO: " + ", ".join(
+            f"{s} {v['balanced_accuracy']:.3f}/{v['auc']:.3f} (prompt {v['prompt_balanced_accuracy']:.3f})"
+            for s, v in by.items()))
+    c = max(loso, key=lambda c: np.mean([v["balanced_accuracy"] for v in loso[c].values()])) if loso else cs[0]
     head = Head(c).fit(hidden[mask], side, y)
-    sources = sorted(set(r["source"] for r, m in zip(rows, mask) if m))
+    sources = sorted(set(sources))
     spec = {"check": rows[0]["check"], "prompt_hash": prompt_hash_of("support", rows[0]["row"]), "labels": labels,
             "canonical": canonical_of("support"),
             "positive": [1], "side": ["prompt_logodds"], "sizes": sizes, "intercept": float(head.model.intercept_[0]),
-            "c": c, "role": "split", "fitted_on": f"{int(mask.sum())} unsupported rows of {', '.join(sources)}"}
+            "c": c, "role": "split", "fitted_on": f"{int(mask.sum())} unsupported rows of {', '.join(sources)}",
+            "leave_one_source_out": loso.get(c, {})}
     arrays = {"readout": readout_rows.astype(np.float16), "mean": head.mean.astype(np.float32),
               "scale": head.scale.astype(np.float32), "coef": head.model.coef_[0].astype(np.float32)}
     write_head("support_kind", spec, arrays, model_path)

@@ -41,6 +41,8 @@ from .heads import (
     head_probabilities,
     heads_for_model,
     heads_version,
+    prompt_hesitates,
+    resplit_negatives,
     shipped_model,
     shipped_prompts,
 )
@@ -263,8 +265,11 @@ class LocalJudge(Judge):
             probabilities = label_probabilities(answer.top, request.labels)
         except JudgeError as exc:
             raise JudgeError(f"{request.check}: {exc}", raw_replies=[answer.text], attempts=1) from None
-        label = max(probabilities, key=probabilities.get)
         notes: tuple[str, ...] = () if want_reason else self._fallback_note(request)
+        if not want_reason:
+            probabilities, split_notes, split_usage = self._resplit(request, backend, probabilities)
+            notes, usage = notes + split_notes, usage + split_usage
+        label = max(probabilities, key=probabilities.get)
         if answer.cached_tokens:
             notes += (f"{answer.cached_tokens} prompt tokens reused from the KV cache",)
         score = expected_score(request.options, probabilities)
@@ -279,17 +284,7 @@ class LocalJudge(Judge):
 
     def _head_verdict(self, head: VerdictHead, request: VerdictRequest, backend: LocalBackend) -> Verdict:
         """One hidden state, the head's probability, and the labels' split (see :mod:`.heads`)."""
-        prompt = build_head_prompt(request)
-        if len(prompt) > self.n_ctx * _CHARS_PER_TOKEN:
-            raise JudgeError(f"the {request.check!r} prompt has {len(prompt)} characters, more than the local model's "
-                             f"context of {self.n_ctx} tokens holds: reduce the input or raise n_ctx")
-        with getattr(backend, "lock", None) or self._lock:
-            try:
-                hidden, tokens = backend.embed(prompt)  # type: ignore[attr-defined]
-            except (JudgeError, LocalModelError):
-                raise
-            except Exception as exc:  # noqa: BLE001 - anything llama.cpp raises is a judge failure
-                raise JudgeCallError(f"the local model failed: {type(exc).__name__}: {exc}") from exc
+        hidden, tokens = self._embed(backend, request)
         outcome = head.decide(hidden, request.signals)
         split = next((h for h in self.heads.values() if h.role == "split" and h.check == head.check
                       and h.labels == head.labels and h.serves(request)), None)
@@ -303,6 +298,36 @@ class LocalJudge(Judge):
         return Verdict(label=label, score=score, method="head", probabilities=probabilities, reason=reason,
                        raw=f"P({'/'.join(head.labels[i] for i in head.positive)})={outcome.probability:.4f}",
                        usage=Usage(calls=1, prompt_tokens=tokens, cost_usd=0.0), model=self.name, notes=notes)
+
+    def _resplit(self, request: VerdictRequest, backend: LocalBackend,
+                 probabilities: dict[str, float]) -> tuple[dict[str, float], tuple[str, ...], Usage]:
+        """A prompt verdict's negative mass re-divided by a split head where the prompt hesitates (see
+        :func:`.heads.prompt_hesitates`); the score does not change, only which negative label is named."""
+        split = None
+        if callable(getattr(backend, "embed", None)):
+            split = next((h for h in self.heads.values() if h.role == "split" and h.serves(request)), None)
+        if split is None or not prompt_hesitates(split, probabilities):
+            return probabilities, (), Usage()
+        hidden, tokens = self._embed(backend, request)
+        outcome = split.decide(hidden, request.signals)
+        named = split.labels[split.positive[0]]
+        note = (f"{'/'.join(label for label in split.labels[1:])} divided by the learned {split.name} head "
+                f"(P({named})={outcome.probability:.2f}), where the prompt hesitated; fitted on {split.fitted_on}")
+        return resplit_negatives(split, probabilities, outcome), (note,), Usage(calls=1, prompt_tokens=tokens)
+
+    def _embed(self, backend: LocalBackend, request: VerdictRequest) -> tuple[Any, int]:
+        """The final hidden state for the head prompt of ``request``, and its prompt tokens."""
+        prompt = build_head_prompt(request)
+        if len(prompt) > self.n_ctx * _CHARS_PER_TOKEN:
+            raise JudgeError(f"the {request.check!r} prompt has {len(prompt)} characters, more than the local model's "
+                             f"context of {self.n_ctx} tokens holds: reduce the input or raise n_ctx")
+        with getattr(backend, "lock", None) or self._lock:
+            try:
+                return backend.embed(prompt)  # type: ignore[attr-defined]
+            except (JudgeError, LocalModelError):
+                raise
+            except Exception as exc:  # noqa: BLE001 - anything llama.cpp raises is a judge failure
+                raise JudgeCallError(f"the local model failed: {type(exc).__name__}: {exc}") from exc
 
     def _call(self, backend: LocalBackend, prompt: str, *, max_tokens: int, stop: Sequence[str] = ()) -> Completion:
         try:
