@@ -344,10 +344,10 @@ def write_split_head(rows, hidden, logp, labels, ids, readout_rows, sizes, model
             if test.all() or len(set(y[test].tolist())) < 2:
                 continue
             p = Head(c).fit(hidden[mask][~test], side[~test], y[~test]).predict(hidden[mask][test], side[test])
-            loso.setdefault(c, {})[held] = {"balanced_accuracy": round(balanced_accuracy(y[test], (p >= 0.5).astype(int)), 4),
-                                            "auc": round(auc(y[test], p), 4), "rows": int(test.sum()),
-                                            "prompt_balanced_accuracy": round(balanced_accuracy(
-                                                y[test], (ratio[test] >= 0.5).astype(int)), 4)}
+            loso.setdefault(c, {})[held] = {
+                "balanced_accuracy": round(balanced_accuracy(y[test], (p >= 0.5).astype(int)), 4),
+                "auc": round(auc(y[test], p), 4), "rows": int(test.sum()),
+                "prompt_balanced_accuracy": round(balanced_accuracy(y[test], (ratio[test] >= 0.5).astype(int)), 4)}
     for c, by in loso.items():
         print(f"split head C={c:g} LOSO: " + ", ".join(
             f"{s} {v['balanced_accuracy']:.3f}/{v['auc']:.3f} (prompt {v['prompt_balanced_accuracy']:.3f})"
