@@ -1,17 +1,22 @@
 """Answer relevancy on a small hand-made set (judge-dev has no human-labelled answer-relevancy rows).
 
     python benchmarks/answer_relevancy.py [--provider local]
+    python benchmarks/answer_relevancy.py --cases benchmarks/data/answer_relevancy_probe.jsonl
 
 14 (question, answer) pairs written for this check: 8 answer the question (two of them
 wrongly: a wrong answer is still on topic) and 6 talk about something else. Prints each score,
 AUC and balanced accuracy at 0.5. A sanity probe for the prompt, not a quality claim.
+``--cases`` reads another set (JSONL: question, answer, label): the 60-case probe has 20 questions,
+each with a right answer, a wrong answer on topic (label 1) and an off-topic one (label 0).
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import time
+from pathlib import Path
 
 from llm_validation_framework import RelevancyAgent
 
@@ -39,11 +44,15 @@ async def main() -> None:
     parser.add_argument("--provider", default="local")
     parser.add_argument("--model", default=None)
     parser.add_argument("--api-base", default=None)
+    parser.add_argument("--cases", type=Path, default=None, help="a JSONL file of question, answer, label")
     args = parser.parse_args()
+    cases = CASES if args.cases is None else [
+        (row["question"], row["answer"], int(row["label"]))
+        for row in (json.loads(line) for line in args.cases.read_text(encoding="utf-8").splitlines() if line.strip())]
     agent = RelevancyAgent(provider=args.provider, model=args.model, api_base=args.api_base)
     started = time.perf_counter()
     scored = []
-    for question, answer, label in CASES:
+    for question, answer, label in cases:
         result = await agent.aevaluate({"question": question, "answer": answer})
         scored.append((result.score, label))
         print(f"{label}  {result.score:.2f}  {answer[:60]}")
@@ -52,7 +61,7 @@ async def main() -> None:
     auc = sum((p > n) + 0.5 * (p == n) for p in pos for n in neg) / (len(pos) * len(neg))
     ba = (sum(s >= 0.5 for s in pos) / len(pos) + sum(s < 0.5 for s in neg) / len(neg)) / 2
     print(f"judge {agent.judge.name}: AUC {auc:.3f}, balanced accuracy {ba:.3f}, "
-          f"{time.perf_counter() - started:.1f} s for {len(CASES)} verdicts")
+          f"{time.perf_counter() - started:.1f} s for {len(cases)} verdicts")
 
 
 if __name__ == "__main__":
