@@ -39,6 +39,20 @@ CASES = [
 ]
 
 
+def read_cases(path: Path) -> list[tuple[str, str, int]]:
+    """(question, answer, label) per JSONL line; a line missing a field stops with its number."""
+    cases = []
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        if not line.strip():
+            continue
+        row = json.loads(line)
+        missing = [name for name in ("question", "answer", "label") if name not in row]
+        if missing:
+            raise SystemExit(f"{path}:{number}: missing {', '.join(missing)} (each line needs question, answer, label)")
+        cases.append((row["question"], row["answer"], int(row["label"])))
+    return cases
+
+
 async def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--provider", default="local")
@@ -46,9 +60,7 @@ async def main() -> None:
     parser.add_argument("--api-base", default=None)
     parser.add_argument("--cases", type=Path, default=None, help="a JSONL file of question, answer, label")
     args = parser.parse_args()
-    cases = CASES if args.cases is None else [
-        (row["question"], row["answer"], int(row["label"]))
-        for row in (json.loads(line) for line in args.cases.read_text(encoding="utf-8").splitlines() if line.strip())]
+    cases = CASES if args.cases is None else read_cases(args.cases)
     agent = RelevancyAgent(provider=args.provider, model=args.model, api_base=args.api_base)
     started = time.perf_counter()
     scored = []

@@ -258,8 +258,7 @@ def main(argv: list[str] | None = None) -> int:
                 "leave_one_source_out": loso}
         arrays = {"readout": readout_rows.astype(np.float16), "mean": head.mean.astype(np.float32),
                   "scale": head.scale.astype(np.float32), "coef": head.model.coef_[0].astype(np.float32)}
-        if not args.split_only:
-            write_head(HEAD_NAMES[args.task], spec, arrays, model_path)
+        write_head(HEAD_NAMES[args.task], spec, arrays, model_path)
         if args.task == "support":
             write_split_head(rows, hidden, logp, labels, ids, readout_rows, sizes, model_path, args.c)
     return 0

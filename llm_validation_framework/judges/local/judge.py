@@ -234,10 +234,11 @@ class LocalJudge(Judge):
         return (f"no learned verdict head: {self._no_heads_because}, so the prompt's label probabilities decide "
                 f"(the {name} head serves the default model)",)
 
-    def _head_for(self, request: VerdictRequest, backend: LocalBackend) -> VerdictHead | None:
+    def _head_for(self, request: VerdictRequest, backend: LocalBackend, role: str = "verdict") -> VerdictHead | None:
+        """The head of ``role`` that serves ``request`` (its prompt and labels), if the backend gives hidden states."""
         if not callable(getattr(backend, "embed", None)):
             return None
-        return next((h for h in self.heads.values() if h.role == "verdict" and h.serves(request)), None)
+        return next((h for h in self.heads.values() if h.role == role and h.serves(request)), None)
 
     def verdict_sync(self, request: VerdictRequest) -> Verdict:
         """The blocking verdict (runs in a worker thread under :meth:`verdict`)."""
@@ -286,8 +287,7 @@ class LocalJudge(Judge):
         """One hidden state, the head's probability, and the labels' split (see :mod:`.heads`)."""
         hidden, tokens = self._embed(backend, request)
         outcome = head.decide(hidden, request.signals)
-        split = next((h for h in self.heads.values() if h.role == "split" and h.check == head.check
-                      and h.labels == head.labels and h.serves(request)), None)
+        split = self._head_for(request, backend, role="split")
         probabilities = head_probabilities(head, outcome, split.decide(hidden, request.signals) if split else None)
         label = max(probabilities, key=probabilities.get)
         score = expected_score(request.options, probabilities)
@@ -303,15 +303,13 @@ class LocalJudge(Judge):
                  probabilities: dict[str, float]) -> tuple[dict[str, float], tuple[str, ...], Usage]:
         """A prompt verdict's negative mass re-divided by a split head where the prompt hesitates (see
         :func:`.heads.prompt_hesitates`); the score does not change, only which negative label is named."""
-        split = None
-        if callable(getattr(backend, "embed", None)):
-            split = next((h for h in self.heads.values() if h.role == "split" and h.serves(request)), None)
+        split = self._head_for(request, backend, role="split")
         if split is None or not prompt_hesitates(split, probabilities):
             return probabilities, (), Usage()
         hidden, tokens = self._embed(backend, request)
         outcome = split.decide(hidden, request.signals)
         named = split.labels[split.positive[0]]
-        note = (f"{'/'.join(label for label in split.labels[1:])} divided by the learned {split.name} head "
+        note = (f"{'/'.join(split.labels[1:])} divided by the learned {split.name} head "
                 f"(P({named})={outcome.probability:.2f}), where the prompt hesitated; fitted on {split.fitted_on}")
         return resplit_negatives(split, probabilities, outcome), (note,), Usage(calls=1, prompt_tokens=tokens)
 
