@@ -172,8 +172,10 @@ def build_judge(args: argparse.Namespace):
 
         calibration = None if args.calibration == "none" else "default"
         if args.api_base:  # the model of a running `lvf serve` (one loaded model for several runs)
-            return LocalJudge(api_base=args.api_base, calibration=calibration, heads=not args.no_heads)
-        return LocalJudge(model_path=args.model, n_ctx=args.n_ctx, calibration=calibration, heads=not args.no_heads)
+            return LocalJudge(api_base=args.api_base, calibration=calibration, heads=not args.no_heads,
+                              split_negatives=args.split_negatives)
+        return LocalJudge(model_path=args.model, n_ctx=args.n_ctx, calibration=calibration, heads=not args.no_heads,
+                          split_negatives=args.split_negatives)
     from llm_validation_framework.judges.litellm.judge import LiteLLMJudge
 
     if not args.model:
@@ -357,6 +359,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="leave out the rows whose id is in this JSONL (e.g. the rows a calibration was fitted on)")
     parser.add_argument("--no-heads", action="store_true",
                         help="local: prompt probabilities only, not the shipped verdict heads")
+    parser.add_argument("--split-negatives", action="store_true",
+                        help="local, support: a split head names the negative label where the prompt hesitates")
     parser.add_argument("--calibration", choices=["default", "none"], default="default",
                         help="local judge: the shipped score calibration, or raw expected ratings (to fit a new one)")
     args = parser.parse_args(argv)

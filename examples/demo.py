@@ -10,7 +10,7 @@ import sys
 import time
 from pathlib import Path
 
-from llm_validation_framework import AccuracyAgent, LocalModelError, RelevancyAgent
+from llm_validation_framework import AccuracyAgent, LocalJudge, LocalModelError, RelevancyAgent
 
 CASES = Path(__file__).with_name("cases.jsonl")
 
@@ -19,12 +19,15 @@ def main() -> int:
     cases = [json.loads(line) for line in CASES.read_text().splitlines() if line.strip()]
     print(f"Evaluating {len(cases)} example cases with the offline judge (provider='local': no key, no network).")
     started = time.perf_counter()
+    # split_negatives: where the model hesitates between "contradicted" and "unverifiable", a learned
+    # head names which; the score never changes, it costs one more model call on those verdicts
+    judge = LocalJudge(split_negatives=True)
     try:
-        agents = [AccuracyAgent(provider="local"), RelevancyAgent(provider="local")]
+        judge.load()
     except LocalModelError as exc:
         print(f"The offline judge is not available: {exc}", file=sys.stderr)
         return 2
-    judge = agents[0].judge
+    agents = [AccuracyAgent(judge=judge), RelevancyAgent(judge=judge)]
     print(f"judge: {judge.name}")
     for number, case in enumerate(cases, start=1):
         for agent in agents:

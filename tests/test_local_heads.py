@@ -370,7 +370,7 @@ def _prompt_says(supported, contradicted, unverifiable):
 def test_a_split_head_divides_a_hesitant_prompt_verdicts_negative_mass(prompt, splits):
     backend = EmbeddingBackend([0.0, 0.0, 0.0, 0.0], completion=_prompt_says(*prompt))
     split = make_head(role="split", coef=(0.0, 0.0, 0.0, 0.0), side=(), side_coef=(), positive=(1,), intercept=3.0)
-    judge = LocalJudge(backend=backend, heads={"support_kind": split})
+    judge = LocalJudge(backend=backend, heads={"support_kind": split}, split_negatives=True)
     verdict = judge.verdict_sync(request({"overlap": 0.5}))
     assert verdict.method == "logprobs"
     assert verdict.score == pytest.approx(prompt[0] / sum(prompt), abs=1e-6)  # the score never moves
@@ -386,6 +386,17 @@ def test_a_split_head_divides_a_hesitant_prompt_verdicts_negative_mass(prompt, s
         assert not any("support_kind" in note for note in verdict.notes)
 
 
+def test_the_split_costs_nothing_unless_asked_for():
+    backend = EmbeddingBackend([0.0, 0.0, 0.0, 0.0], completion=_prompt_says(0.05, 0.38, 0.57))
+    split = make_head(role="split", coef=(0.0, 0.0, 0.0, 0.0), side=(), side_coef=(), positive=(1,), intercept=3.0)
+    judge = LocalJudge(backend=backend, heads={"support_kind": split})
+    verdict = judge.verdict_sync(request({"overlap": 0.5}))
+    assert [kind for kind, _ in backend.prompts] == ["complete"] and verdict.usage.calls == 1
+    assert verdict.label == "unverifiable"  # the prompt's own reading, hesitant as it is
+    assert judge.describe()["split_negatives"] is False  # cached verdicts of the two settings never mix
+    assert LocalJudge(backend=backend, split_negatives=True).describe()["split_negatives"] is True
+
+
 @pytest.mark.slow
 def test_real_model_reads_the_demos_wrong_answer_relevant_and_its_contradiction_contradicted():
     import json
@@ -395,7 +406,7 @@ def test_real_model_reads_the_demos_wrong_answer_relevant_and_its_contradiction_
 
     cases = {row["id"]: row for row in map(json.loads, (Path(__file__).parents[1] / "examples" / "cases.jsonl")
                                            .read_text().splitlines())}
-    judge = LocalJudge(n_ctx=2048)
+    judge = LocalJudge(n_ctx=2048, split_negatives=True)  # as the demo builds it
     rome = RelevancyAgent(judge=judge).evaluate(cases["eiffel-wrong"])
     assert rome.status == "PASS"  # wrong, but it answers the question
     baker = AccuracyAgent(judge=judge).evaluate(cases["founder-contradicted"])

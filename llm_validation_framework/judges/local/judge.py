@@ -66,7 +66,7 @@ class LocalJudge(Judge):
                  cache_dir: str | os.PathLike | None = None,
                  settings: object | None = None, backend: LocalBackend | None = None,
                  api_base: str | None = None, api_key: str | None = None, timeout_s: float = 600.0,
-                 heads: bool | Mapping[str, VerdictHead] = True) -> None:
+                 heads: bool | Mapping[str, VerdictHead] = True, split_negatives: bool = False) -> None:
         if n_ctx < 512:
             raise ValueError(f"n_ctx={n_ctx} is too small for a judge prompt: use 512 or more (default 4096)")
         for arg, weight in (("support_overlap_weight", support_overlap_weight),
@@ -117,6 +117,11 @@ class LocalJudge(Judge):
         self._heads: bool | dict[str, VerdictHead] = dict(heads) if isinstance(heads, Mapping) else heads
         #: why the shipped heads do not apply to this judge (None: they do, none ship, or heads=False)
         self._no_heads_because: str | None = None
+        #: where the prompt's support verdict is negative and hesitates between contradicted and
+        #: unverifiable, let a split head name the label. Off by default: the score and the pass/fail
+        #: never change, and on a CPU the split's second prompt costs about as much as the verdict
+        #: itself (llama.cpp re-reads the whole prompt for a hidden state; no cached prefix helps)
+        self.split_negatives = bool(split_negatives)
         configured = model_path or getattr(settings, "local_model_path", None) or os.environ.get(MODEL_PATH_ENV)
         if backend is not None:
             model = backend.name
@@ -180,7 +185,8 @@ class LocalJudge(Judge):
 
     def describe(self) -> dict[str, Any]:
         described = {"judge": type(self).__name__, "model": self.name, "n_ctx": self.n_ctx, "reasons": self.reasons,
-                     "heads": self._heads if isinstance(self._heads, bool) else sorted(self._heads)}
+                     "heads": self._heads if isinstance(self._heads, bool) else sorted(self._heads),
+                     "split_negatives": self.split_negatives}
         if self._heads is not False:  # a new head file must not be answered from verdicts cached before it
             described["heads_version"] = heads_version()
         if isinstance(self._backend, ServedBackend):
@@ -303,7 +309,7 @@ class LocalJudge(Judge):
                  probabilities: dict[str, float]) -> tuple[dict[str, float], tuple[str, ...], Usage]:
         """A prompt verdict's negative mass re-divided by a split head where the prompt hesitates (see
         :func:`.heads.prompt_hesitates`); the score does not change, only which negative label is named."""
-        split = self._head_for(request, backend, role="split")
+        split = self._head_for(request, backend, role="split") if self.split_negatives else None
         if split is None or not prompt_hesitates(split, probabilities):
             return probabilities, (), Usage()
         hidden, tokens = self._embed(backend, request)
