@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from llm_validation_framework import AccuracyAgent, ScriptedJudge
 
 CASE = {"question": "Who founded Acme Robotics according to our docs?",
@@ -41,3 +43,33 @@ def test_the_veto_leaves_supported_and_knowledge_mode_answers_to_the_score():
     no_passages = {"question": CASE["question"], "answer": CASE["answer"]}
     knowledge = AccuracyAgent(judge=judge("contradicted")).evaluate(no_passages)
     assert not any("do not support" in n for n in knowledge.notes)
+
+
+REFERENCE_CASE = {"question": "What is the boiling point of water at sea level?",
+                  "answer": "Water boils at 50 degrees Celsius at sea level.", "reference": "100 degrees Celsius"}
+
+
+def reference_judge(wrong: float, half: float, right: float) -> ScriptedJudge:
+    """Fully relevant; the answer against the reference rated 0 / 2 / 4 with these probabilities."""
+    def reply(request):
+        if request.check == "answer_accuracy":
+            return {"probabilities": {"0": wrong, "2": half, "4": right}}
+        return json.dumps({"verdict": request.labels[0], "reason": "scripted"})
+
+    return ScriptedJudge(reply)
+
+
+def test_a_relevant_answer_the_reference_contradicts_fails_with_a_note():
+    result = AccuracyAgent(judge=reference_judge(0.5, 0.3, 0.2)).evaluate(REFERENCE_CASE)
+    accuracy = next(r for r in result.checks if r.name == "answer_accuracy")
+    assert accuracy.score == pytest.approx(0.35)
+    assert result.score >= 0.5  # 0.4 x relevancy + 0.6 x 0.35: the formula alone would pass it
+    assert result.status == "FAIL"
+    assert any("does not match the reference" in note for note in result.notes)
+
+
+def test_the_reference_veto_follows_the_threshold_and_spares_right_answers():
+    right = AccuracyAgent(judge=reference_judge(0.02, 0.02, 0.96)).evaluate(REFERENCE_CASE)
+    assert right.status == "PASS" and not any("reference" in n for n in right.notes)
+    lenient = AccuracyAgent(judge=reference_judge(0.5, 0.3, 0.2), threshold=0.3).evaluate(REFERENCE_CASE)
+    assert lenient.status == "PASS"  # the rating clears a threshold of 0.3, so nothing vetoes it

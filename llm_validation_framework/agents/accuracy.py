@@ -1,5 +1,8 @@
 """AccuracyAgent: is the answer correct? ``0.4 × relevancy + 0.6 × factual``, PASS at ≥ threshold.
 
+Against passages or a reference answer, a factual part below the threshold fails the case whatever
+the combined score (:meth:`AccuracyAgent._veto`).
+
 Without passages the factual judge uses its own knowledge (lenient on brief correct answers);
 with a RAGProvider (or the case's contexts) the retrieved passages are the source of truth.
 With a reference answer (``data["reference"]`` / ``data["references"]``) the factual part is the
@@ -67,13 +70,20 @@ class AccuracyAgent(Agent):
         return [*relevancy, (self._factual_check(sample), FACTUAL_WEIGHT)]
 
     def _veto(self, scored: Sequence[CheckResult]) -> str | None:
-        # With passages they are the source of truth: an answer they do not support fails however
-        # relevant it is (0.4 x relevancy alone must not carry a contradicted answer over the threshold).
-        factual = next((r for r in scored if r.name == "factual" and r.details.get("mode") == "grounded"), None)
-        if factual is None or factual.score is None or factual.score >= self.threshold:
-            return None
-        return (f"FAIL: the passages do not support the answer (factual {factual.score:.2f} < threshold "
-                f"{self.threshold:.2f}); relevancy does not make up for it")
+        # Passages and a reference answer are sources of truth: an answer they do not bear out fails
+        # however relevant it is (0.4 x relevancy alone carries any factual score above 1/6 over the
+        # default threshold, so a wrong answer that is on topic would pass). The model's own knowledge
+        # is no such source, so in knowledge mode the score decides.
+        for result in scored:
+            if result.score is None or result.score >= self.threshold:
+                continue
+            if result.name == "factual" and result.details.get("mode") == "grounded":
+                return (f"FAIL: the passages do not support the answer (factual {result.score:.2f} < threshold "
+                        f"{self.threshold:.2f}); relevancy does not make up for it")
+            if result.name == self.answer_accuracy.name:
+                return (f"FAIL: the answer does not match the reference (answer_accuracy {result.score:.2f} < "
+                        f"threshold {self.threshold:.2f}); relevancy does not make up for it")
+        return None
 
     def _factual_check(self, sample: Sample) -> Check:
         # a case with a reference answer is checked against it: the breakdown then shows
