@@ -49,14 +49,14 @@ def report(out: Path, threshold: float) -> None:
         if record["score"] is not None:
             by_source[record["source"]].append(record)
             by_source["pooled"].append(record)
-    print(f"{'source':<22} {'rows':>5} {'agent':>7} {'score only':>11} {'wrong PASS':>11} {'(score only)':>13}")
+    print(f"{'source':<40} {'rows':>5} {'agent':>7} {'score only':>11} {'wrong PASS':>11} {'(score only)':>13}")
     for source in sorted(by_source, key=lambda s: (s == "pooled", s)):
         subset = by_source[source]
         y = [r["label"] for r in subset]
         agent = [int(r["status"] == "PASS") for r in subset]
         weighted = [int(r["score"] >= threshold) for r in subset]
         wrong = [r for r in subset if not r["label"]]
-        print(f"{source:<22} {len(subset):>5} {balanced_accuracy(y, agent):>7.3f} "
+        print(f"{source[:40]:<40} {len(subset):>5} {balanced_accuracy(y, agent):>7.3f} "
               f"{balanced_accuracy(y, weighted):>11.3f} {sum(r['status'] == 'PASS' for r in wrong):>11} "
               f"{sum(r['score'] >= threshold for r in wrong):>13}")
 
