@@ -37,7 +37,7 @@ def test_a_relevant_answer_the_passages_do_not_support_fails_with_a_note():
     assert any("passages do not support the answer" in note for note in result.notes)
 
 
-def test_the_veto_leaves_supported_and_knowledge_mode_answers_to_the_score():
+def test_the_veto_leaves_supported_answers_to_the_score():
     supported = AccuracyAgent(judge=judge("supported")).evaluate(CASE)
     assert supported.status == "PASS" and not any("do not support" in n for n in supported.notes)
     no_passages = {"question": CASE["question"], "answer": CASE["answer"]}
@@ -73,3 +73,23 @@ def test_the_reference_veto_follows_the_threshold_and_spares_right_answers():
     assert right.status == "PASS" and not any("reference" in n for n in right.notes)
     lenient = AccuracyAgent(judge=reference_judge(0.5, 0.3, 0.2), threshold=0.3).evaluate(REFERENCE_CASE)
     assert lenient.status == "PASS"  # the rating clears a threshold of 0.3, so nothing vetoes it
+
+
+def knowledge_judge(p_correct: float) -> ScriptedJudge:
+    """Fully relevant; the judge's own knowledge calls the answer correct with ``p_correct``."""
+    def reply(request):
+        if request.check == "factual":
+            correct, wrong = request.labels[0], request.labels[-1]
+            return {"probabilities": {correct: p_correct, wrong: 1.0 - p_correct}}
+        return json.dumps({"verdict": request.labels[0], "reason": "scripted"})
+
+    return ScriptedJudge(reply)
+
+
+def test_without_passages_or_reference_a_relevant_answer_the_judge_calls_wrong_fails_too():
+    case = {"question": "How many legs does a spider have?", "answer": "A spider has six legs."}
+    wrong = AccuracyAgent(judge=knowledge_judge(0.3)).evaluate(case)
+    assert wrong.score >= 0.5 and wrong.status == "FAIL"  # 0.4 + 0.6 x 0.3 would pass without the rule
+    assert any("finds the answer incorrect" in note for note in wrong.notes)
+    right = AccuracyAgent(judge=knowledge_judge(0.9)).evaluate(case)
+    assert right.status == "PASS" and not any("incorrect" in note for note in right.notes)

@@ -44,11 +44,11 @@ def test_weights_are_point_four_and_point_six():
 
 
 def test_fail_below_threshold_and_update_threshold_propagates():
-    judge = by_check({"relevancy": {"verdict": "yes"}, "factual": {"verdict": "incorrect"}})
+    judge = by_check({"relevancy": {"verdict": "no"}, "factual": {"verdict": "partly"}})
     agent = AccuracyAgent(judge=judge)
-    assert agent.evaluate(EIFFEL)["status"] == "FAIL"  # 0.4 < 0.5
-    agent.update_threshold(0.4)
-    assert agent.threshold == 0.4 and agent.relevancy_agent.threshold == 0.4
+    assert agent.evaluate(EIFFEL)["status"] == "FAIL"  # 0.6 x 0.5 = 0.3 < 0.5
+    agent.update_threshold(0.3)
+    assert agent.threshold == 0.3 and agent.relevancy_agent.threshold == 0.3
     assert agent.evaluate(EIFFEL)["status"] == "PASS"
 
 

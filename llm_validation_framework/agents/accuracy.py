@@ -1,7 +1,7 @@
 """AccuracyAgent: is the answer correct? ``0.4 × relevancy + 0.6 × factual``, PASS at ≥ threshold.
 
-Against passages or a reference answer, a factual part below the threshold fails the case whatever
-the combined score (:meth:`AccuracyAgent._veto`).
+A factual part below the threshold fails the case whatever the combined score
+(:meth:`AccuracyAgent._veto`).
 
 Without passages the factual judge uses its own knowledge (lenient on brief correct answers);
 with a RAGProvider (or the case's contexts) the retrieved passages are the source of truth.
@@ -70,19 +70,19 @@ class AccuracyAgent(Agent):
         return [*relevancy, (self._factual_check(sample), FACTUAL_WEIGHT)]
 
     def _veto(self, scored: Sequence[CheckResult]) -> str | None:
-        # Passages and a reference answer are sources of truth: an answer they do not bear out fails
-        # however relevant it is (0.4 x relevancy alone carries any factual score above 1/6 over the
-        # default threshold, so a wrong answer that is on topic would pass). The model's own knowledge
-        # is no such source, so in knowledge mode the score decides.
+        # A wrong answer fails however relevant it is: 0.4 x relevancy alone carries any factual score
+        # above 1/6 over the default threshold, so on-topic answers the factual part calls wrong would
+        # pass (docs/agents.md has what this did to PASS against human labels, in every mode).
         for result in scored:
             if result.score is None or result.score >= self.threshold:
                 continue
-            if result.name == "factual" and result.details.get("mode") == "grounded":
-                return (f"FAIL: the passages do not support the answer (factual {result.score:.2f} < threshold "
-                        f"{self.threshold:.2f}); relevancy does not make up for it")
+            below = f"{result.score:.2f} < threshold {self.threshold:.2f}); relevancy does not make up for it"
             if result.name == self.answer_accuracy.name:
-                return (f"FAIL: the answer does not match the reference (answer_accuracy {result.score:.2f} < "
-                        f"threshold {self.threshold:.2f}); relevancy does not make up for it")
+                return f"FAIL: the answer does not match the reference (answer_accuracy {below}"
+            if result.name == self.factual.name and result.details.get("mode") == "grounded":
+                return f"FAIL: the passages do not support the answer (factual {below}"
+            if result.name == self.factual.name:
+                return f"FAIL: the judge finds the answer incorrect (factual {below}"
         return None
 
     def _factual_check(self, sample: Sample) -> Check:
