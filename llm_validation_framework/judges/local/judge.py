@@ -170,7 +170,12 @@ class LocalJudge(Judge):
     @property
     def backend(self) -> LocalBackend:
         if self._backend is None:
-            self._backend = shared_backend(self.model_path, n_ctx=self.n_ctx, n_threads=self.n_threads)
+            # with heads, a second slot holds the hidden-state prompts: llama.cpp reads an embeddings
+            # prompt whole into whichever slot it takes, and in the completions' slot it would evict
+            # the check instructions every next completion reuses from the KV cache
+            slots = 1 if self._heads is False else 2
+            self._backend = shared_backend(self.model_path, n_ctx=self.n_ctx, n_threads=self.n_threads,
+                                           n_parallel=slots)
         return self._backend
 
     def load(self) -> LocalJudge:
