@@ -10,7 +10,7 @@ import sys
 import time
 from pathlib import Path
 
-from llm_validation_framework import AccuracyAgent, LocalJudge, LocalModelError, RelevancyAgent
+from llm_validation_framework import AccuracyAgent, LocalModelError, RelevancyAgent, make_judge
 
 CASES = Path(__file__).with_name("cases.jsonl")
 
@@ -19,9 +19,10 @@ def main() -> int:
     cases = [json.loads(line) for line in CASES.read_text().splitlines() if line.strip()]
     print(f"Evaluating {len(cases)} example cases with the offline judge (provider='local': no key, no network).")
     started = time.perf_counter()
-    # split_negatives: where the model hesitates between "contradicted" and "unverifiable", a learned
-    # head names which; the score never changes, it costs one more model call on those verdicts
-    judge = LocalJudge(split_negatives=True)
+    judge = make_judge(provider="local")  # config.ini / LVF_* settings apply, as for AccuracyAgent(provider="local")
+    # where the model hesitates between "contradicted" and "unverifiable", a learned head names which;
+    # the score never changes, it costs one more model call on those verdicts
+    judge.split_negatives = True
     try:
         judge.load()
     except LocalModelError as exc:

@@ -414,14 +414,15 @@ def test_real_model_reads_the_demos_wrong_answer_relevant_and_its_contradiction_
     assert baker.status == "FAIL" and "contradicted" in factual.reason
 
 
-@pytest.mark.parametrize(("heads", "slots"), [(True, 2), (False, 1)])
+@pytest.mark.parametrize(("heads", "slots"), [("given", 2), (True, 1), (False, 1)])
 def test_hidden_states_get_their_own_slot_so_completions_keep_their_cached_instructions(tmp_path, monkeypatch,
                                                                                           heads, slots):
     import llm_validation_framework.judges.local.judge as judge_module
 
     model = tmp_path / "judge.gguf"
-    model.write_bytes(b"GGUF")
+    model.write_bytes(b"GGUF")  # not the model the shipped heads were fitted on: True resolves to none
     asked = {}
     monkeypatch.setattr(judge_module, "shared_backend", lambda path, **kwargs: asked.update(kwargs) or object())
+    heads = {"support": make_head()} if heads == "given" else heads
     _ = LocalJudge(model_path=model, heads=heads).backend
     assert asked["n_parallel"] == slots

@@ -73,17 +73,15 @@ class AccuracyAgent(Agent):
         # A wrong answer fails however relevant it is: 0.4 x relevancy alone carries any factual score
         # above 1/6 over the default threshold, so on-topic answers the factual part calls wrong would
         # pass (docs/agents.md has what this did to PASS against human labels, in every mode).
-        for result in scored:
-            if result.score is None or result.score >= self.threshold:
-                continue
-            below = f"{result.score:.2f} < threshold {self.threshold:.2f}); relevancy does not make up for it"
-            if result.name == self.answer_accuracy.name:
-                return f"FAIL: the answer does not match the reference (answer_accuracy {below}"
-            if result.name == self.factual.name and result.details.get("mode") == "grounded":
-                return f"FAIL: the passages do not support the answer (factual {below}"
-            if result.name == self.factual.name:
-                return f"FAIL: the judge finds the answer incorrect (factual {below}"
-        return None
+        factual = next((r for r in scored if r.name in (self.factual.name, self.answer_accuracy.name)), None)
+        if factual is None or factual.score is None or factual.score >= self.threshold:
+            return None
+        below = f"{factual.score:.2f} < threshold {self.threshold:.2f}); relevancy does not make up for it"
+        if factual.name == self.answer_accuracy.name:
+            return f"FAIL: the answer does not match the reference (answer_accuracy {below}"
+        if factual.details.get("mode") == "grounded":
+            return f"FAIL: the passages do not support the answer (factual {below}"
+        return f"FAIL: the judge finds the answer incorrect (factual {below}"
 
     def _factual_check(self, sample: Sample) -> Check:
         # a case with a reference answer is checked against it: the breakdown then shows

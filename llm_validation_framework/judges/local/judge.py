@@ -117,10 +117,9 @@ class LocalJudge(Judge):
         self._heads: bool | dict[str, VerdictHead] = dict(heads) if isinstance(heads, Mapping) else heads
         #: why the shipped heads do not apply to this judge (None: they do, none ship, or heads=False)
         self._no_heads_because: str | None = None
-        #: where the prompt's support verdict is negative and hesitates between contradicted and
-        #: unverifiable, let a split head name the label. Off by default: the score and the pass/fail
-        #: never change, and on a CPU the split's second prompt costs about as much as the verdict
-        #: itself (llama.cpp re-reads the whole prompt for a hidden state; no cached prefix helps)
+        #: a split head names contradicted or unverifiable where the prompt's negative support verdict
+        #: hesitates. Off by default: the score never changes, and its hidden state costs a whole second
+        #: prompt (llama.cpp's embeddings reuse no cached prefix)
         self.split_negatives = bool(split_negatives)
         configured = model_path or getattr(settings, "local_model_path", None) or os.environ.get(MODEL_PATH_ENV)
         if backend is not None:
@@ -170,10 +169,9 @@ class LocalJudge(Judge):
     @property
     def backend(self) -> LocalBackend:
         if self._backend is None:
-            # with heads, a second slot holds the hidden-state prompts: llama.cpp reads an embeddings
-            # prompt whole into whichever slot it takes, and in the completions' slot it would evict
-            # the check instructions every next completion reuses from the KV cache
-            slots = 1 if self._heads is False else 2
+            # with heads, a second slot takes the hidden-state prompts, which llama.cpp reads whole: in the
+            # completions' slot they would evict the check instructions the next completion reuses
+            slots = 2 if self.heads else 1
             self._backend = shared_backend(self.model_path, n_ctx=self.n_ctx, n_threads=self.n_threads,
                                            n_parallel=slots)
         return self._backend
@@ -258,10 +256,7 @@ class LocalJudge(Judge):
         head = None if want_reason else self._head_for(request, backend)
         if head is not None:
             return self._head_verdict(head, request, backend)
-        prompt = build_chat_prompt(request, reason=want_reason)
-        if len(prompt) > self.n_ctx * _CHARS_PER_TOKEN:
-            raise JudgeError(f"the {request.check!r} prompt has {len(prompt)} characters, more than the local model's "
-                             f"context of {self.n_ctx} tokens holds: reduce the input or raise n_ctx")
+        prompt = self._fitting(request, build_chat_prompt(request, reason=want_reason))
         usage = Usage()
         reason = None
         with getattr(backend, "lock", None) or self._lock:  # one model, one call at a time
@@ -326,10 +321,7 @@ class LocalJudge(Judge):
 
     def _embed(self, backend: LocalBackend, request: VerdictRequest) -> tuple[Any, int]:
         """The final hidden state for the head prompt of ``request``, and its prompt tokens."""
-        prompt = build_head_prompt(request)
-        if len(prompt) > self.n_ctx * _CHARS_PER_TOKEN:
-            raise JudgeError(f"the {request.check!r} prompt has {len(prompt)} characters, more than the local model's "
-                             f"context of {self.n_ctx} tokens holds: reduce the input or raise n_ctx")
+        prompt = self._fitting(request, build_head_prompt(request))
         with getattr(backend, "lock", None) or self._lock:
             try:
                 return backend.embed(prompt)  # type: ignore[attr-defined]
@@ -337,6 +329,12 @@ class LocalJudge(Judge):
                 raise
             except Exception as exc:  # noqa: BLE001 - anything llama.cpp raises is a judge failure
                 raise JudgeCallError(f"the local model failed: {type(exc).__name__}: {exc}") from exc
+
+    def _fitting(self, request: VerdictRequest, prompt: str) -> str:
+        if len(prompt) > self.n_ctx * _CHARS_PER_TOKEN:
+            raise JudgeError(f"the {request.check!r} prompt has {len(prompt)} characters, more than the local model's "
+                             f"context of {self.n_ctx} tokens holds: reduce the input or raise n_ctx")
+        return prompt
 
     def _call(self, backend: LocalBackend, prompt: str, *, max_tokens: int, stop: Sequence[str] = ()) -> Completion:
         try:
