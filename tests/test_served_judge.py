@@ -288,7 +288,7 @@ def test_scoring_through_a_served_judge_stays_light():
     with ModelServer(SupportLabels(), port=0) as server:
         out = _score_in_a_fresh_process(server.base_url, subprocess, sys)
     assert out.returncode == 0, out.stderr[-2000:]
-    assert out.stdout.strip() == "0.9 |"  # 0.8 x supported (1.0) + 0.2 x unverifiable (0.5); nothing heavy loaded
+    assert out.stdout.strip() == "0.92 |"  # 0.4 x P(supported) 0.8 + 0.6 x word overlap 1.0; nothing heavy loaded
 
 
 def _score_in_a_fresh_process(base_url, subprocess, sys):

@@ -156,7 +156,7 @@ class Judge(ABC):
     evidence_chars: int | None = None
     #: weight of word overlap blended into a support probability (0: the judge decides alone).
     #: A small local model misses support copied near-verbatim, word overlap misses paraphrase:
-    #: for such judges a fixed half-and-half blend ranks better than either (docs/local-judge.md).
+    #: for such judges a fixed blend of the two ranks better than either (docs/local-judge.md).
     support_overlap_weight: float = 0.0
     #: weight of the answer's coverage of the gold answer blended into an answer-accuracy
     #: probability (0: the judge decides alone); the same reasoning as support_overlap_weight

@@ -61,7 +61,7 @@ class LocalJudge(Judge):
 
     def __init__(self, model_path: str | os.PathLike | None = None, *, n_ctx: int = 4096, n_threads: int | None = None,
                  reasons: bool = False, reason_tokens: int = 60, n_probs: int = 20, evidence_chars: int = 600,
-                 support_overlap_weight: float = 0.5, answer_overlap_weight: float = 0.5,
+                 support_overlap_weight: float = 0.6, answer_overlap_weight: float = 0.5,
                  calibration: Mapping[str, Calibration | tuple[float, float]] | None | str = "default",
                  cache_dir: str | os.PathLike | None = None,
                  settings: object | None = None, backend: LocalBackend | None = None,
@@ -81,8 +81,8 @@ class LocalJudge(Judge):
         #: evidence budget a check should select down to for this judge: prompt processing on a
         #: CPU dominates a verdict's time, so passages are cut to their most relevant sentences
         self.evidence_chars = evidence_chars
-        #: blend P(supported) half-and-half with word overlap: this model misses support copied
-        #: near-verbatim, overlap misses paraphrase (docs/local-judge.md, "Why these defaults")
+        #: blend P(supported) with word overlap, overlap weighing a little more: this model misses
+        #: support copied near-verbatim, overlap misses paraphrase (docs/local-judge.md, "Why these defaults")
         self.support_overlap_weight = support_overlap_weight
         #: blend P(correct) half-and-half with the answer's coverage of the gold answer, for the
         #: same reason (docs/local-judge.md, "Why these defaults")
