@@ -226,6 +226,27 @@ async def test_transport_settings_do_not_change_the_key(tmp_path):
     assert again.calls == 0
 
 
+async def test_overlap_weights_do_not_change_the_key(tmp_path):
+    """Checks blend a verdict with word overlap after the judge answered: one stored verdict serves any weight."""
+    class Weighted(CountingJudge):
+        def __init__(self, support_overlap_weight):
+            super().__init__()
+            self.support_overlap_weight = support_overlap_weight
+
+        def describe(self):
+            return {**super().describe(), "support_overlap_weight": self.support_overlap_weight,
+                    "answer_overlap_weight": 0.5}
+
+    path = tmp_path / "c.sqlite"
+    await CachedJudge(Weighted(0.6), path).verdict(request())
+    again = Weighted(0.3)
+    await CachedJudge(again, path).verdict(request())
+    assert again.calls == 0
+    changed = CountingJudge(temperature=0.7)  # a setting that does change answers still misses
+    await CachedJudge(changed, path).verdict(request())
+    assert changed.calls == 1
+
+
 class LocalLike(ScriptedJudge):
     """A scripted judge with the local model's capability hints (none of them the defaults)."""
 

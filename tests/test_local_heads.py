@@ -217,6 +217,15 @@ def test_cache_key_changes_with_heads_setting():
     assert on != off and "heads_version" in on and "heads_version" not in off
 
 
+def test_the_description_records_the_blend_weights():
+    """A results file says which weights mixed its scores with word overlap (they changed on 7 Dec 2026)."""
+    backend = EmbeddingBackend([0, 0, 0, 0])
+    default = LocalJudge(backend=backend).describe()
+    assert (default["support_overlap_weight"], default["answer_overlap_weight"]) == (0.6, 0.5)
+    own = LocalJudge(backend=backend, support_overlap_weight=0.3, answer_overlap_weight=0.0).describe()
+    assert (own["support_overlap_weight"], own["answer_overlap_weight"]) == (0.3, 0.0)
+
+
 def test_a_head_serves_any_check_asking_its_question():
     """The support question asked by a citation check gets the support head (same instructions and labels)."""
     from llm_validation_framework.checks.support import build_support_request

@@ -221,9 +221,14 @@ class CachedJudge(Judge):
 
 
 def _params(judge: Judge) -> dict[str, Any]:
-    """The judge's recorded settings, minus anything that does not change its answers."""
+    """The judge's recorded settings, minus anything that does not change its answers.
+
+    Transport settings go, and so do the overlap weights: a check blends the verdict with word
+    overlap after the judge answered, so the stored verdict serves any weight.
+    """
     info = dict(judge.describe())
-    for volatile in ("cache", "timeout", "timeout_s", "max_retries", "api_base"):
+    for volatile in ("cache", "timeout", "timeout_s", "max_retries", "api_base",
+                     "support_overlap_weight", "answer_overlap_weight"):
         info.pop(volatile, None)
     return {f"judge.{k}": repr(v) for k, v in info.items()}
 

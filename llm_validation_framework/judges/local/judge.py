@@ -189,7 +189,9 @@ class LocalJudge(Judge):
     def describe(self) -> dict[str, Any]:
         described = {"judge": type(self).__name__, "model": self.name, "n_ctx": self.n_ctx, "reasons": self.reasons,
                      "heads": self._heads if isinstance(self._heads, bool) else sorted(self._heads),
-                     "split_negatives": self.split_negatives}
+                     "split_negatives": self.split_negatives,  # the weights: checks blend with overlap by them
+                     "support_overlap_weight": self.support_overlap_weight,
+                     "answer_overlap_weight": self.answer_overlap_weight}
         if self._heads is not False:  # a new head file must not be answered from verdicts cached before it
             described["heads_version"] = heads_version()
         if isinstance(self._backend, ServedBackend):
