@@ -104,6 +104,14 @@ SIDE = {"support": ("prompt_logodds", "overlap"), "answer_accuracy": ("prompt_lo
         "answer_relevancy": ("prompt_logodds", "overlap", "similarity")}
 
 
+def side_features(task: str, rows: list[dict], p_prompt: np.ndarray, names: tuple[str, ...]) -> np.ndarray:
+    """The side signals ``names`` of every row, one column each (the prompt's log-odds from ``p_prompt``)."""
+    columns = {"prompt_logodds": lambda: np.log(np.clip(p_prompt, 1e-6, 1)) - np.log(np.clip(1 - p_prompt, 1e-6, 1)),
+               "overlap": lambda: np.array([overlap_feature(task, r["row"]) for r in rows]),
+               "similarity": lambda: np.array([similarity_feature(task, r["row"]) for r in rows])}
+    return np.stack([columns[name]() for name in names], axis=1) if names else np.zeros((len(rows), 0))
+
+
 def positive_labels(labels: list[str]) -> list[int]:
     """Indices of the labels that count as a positive verdict (the first, or the top rating)."""
     if labels[0] in ("0", "1", "2") or labels == ["0", "2", "4"]:
@@ -181,6 +189,10 @@ def main(argv: list[str] | None = None) -> int:
     if not rows:
         raise SystemExit(f"no features for {args.task} under {args.features}: run extract_features.py first")
     labels = rows[0]["labels"]
+    side_names = tuple(SIDE[args.task] if args.side is None else args.side)
+    unknown = set(side_names) - set(SIDE[args.task])
+    if unknown:
+        parser.error(f"--side: {args.task} checks send only {', '.join(SIDE[args.task])}, not {', '.join(unknown)}")
     ids, readout_rows = label_rows(model_path, labels)
     sizes = [len(ids[label]) for label in labels]
     hidden = np.stack([r["vector"] for r in rows])
@@ -189,16 +201,8 @@ def main(argv: list[str] | None = None) -> int:
     logp = label_logprobs(hidden, readout_rows, sizes)
     pos = positive_labels(labels)
     p_prompt = np.exp(logp[:, pos]).sum(axis=1)
-    logodds = np.log(np.clip(p_prompt, 1e-6, 1)) - np.log(np.clip(1 - p_prompt, 1e-6, 1))
-    columns = {"prompt_logodds": lambda: logodds,
-               "overlap": lambda: np.array([overlap_feature(args.task, r["row"]) for r in rows]),
-               "similarity": lambda: np.array([similarity_feature(args.task, r["row"]) for r in rows])}
-    side_names = tuple(SIDE[args.task] if args.side is None else args.side)
-    unknown = set(side_names) - set(SIDE[args.task])
-    if unknown:
-        parser.error(f"--side: {args.task} checks send only {', '.join(SIDE[args.task])}, not {', '.join(unknown)}")
-    side = np.stack([columns[name]() for name in side_names], axis=1) if side_names else np.zeros((len(rows), 0))
-    overlap = columns["overlap"]()
+    side = side_features(args.task, rows, p_prompt, side_names)
+    overlap = side_features(args.task, rows, p_prompt, ("overlap",))[:, 0]
 
     print(f"{args.task}: {len(rows)} rows, labels {labels}, readout tokens {sizes}")
     if args.split_only:  # the verdict heads' LOSO needs both verdicts per source; the split head has its own
