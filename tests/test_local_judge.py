@@ -241,6 +241,22 @@ async def test_hybrid_reason_requests_and_api_failure():
     assert any("failed" in n for n in verdict.notes)
 
 
+async def test_a_hybrid_fallback_is_not_cached(tmp_path):
+    """The local stand-in for a failed API judge is not stored: the next run asks the API judge again."""
+    from llm_validation_framework.judges.cache import CachedJudge
+
+    path = tmp_path / "c.sqlite"
+    down = CachedJudge(HybridJudge(probs_judge(0.5), ScriptedJudge([JudgeCallError("503")], name="api")), path)
+    first = await down.verdict(request())
+    assert first.fallback and first.score == pytest.approx(0.5) and len(down) == 0
+    api = ScriptedJudge(['{"reason": "the passage says so", "verdict": "no"}'], name="api")
+    up = CachedJudge(HybridJudge(probs_judge(0.5), api), path)
+    second = await up.verdict(request())
+    assert len(api.requests) == 1 and second.label == "no" and not second.fallback and len(up) == 1
+    third = await CachedJudge(HybridJudge(probs_judge(0.5), ScriptedJudge([], name="api")), path).verdict(request())
+    assert third.label == "no" and third.usage.cached_calls == 1  # a decided verdict is kept
+
+
 def test_hybrid_band_validation_and_eval_modes():
     with pytest.raises(ValueError, match="band"):
         HybridJudge(probs_judge(0.5), probs_judge(0.5), band=(0.8, 0.2))

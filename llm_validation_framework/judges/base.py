@@ -131,6 +131,9 @@ class Verdict:
     model: str = ""
     attempts: int = 1
     notes: tuple[str, ...] = ()
+    #: a stand-in because the judge meant to decide failed (a hybrid's API judge): a cache does not
+    #: keep it, so the next run asks again, as it would after any other judge failure
+    fallback: bool = False
 
 
 def expected_score(options: Mapping[str, float], probabilities: Mapping[str, float]) -> float:

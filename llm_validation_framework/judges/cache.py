@@ -5,7 +5,8 @@
 The key is :meth:`VerdictRequest.cache_key` over the inner judge's model name, the full
 prompt and options, and the judge's recorded settings (``describe()``: temperature, mode …),
 so a change to any of them misses. Only verdicts are stored, never failures: a judge that
-was down is asked again next time. A hit returns the stored :class:`Verdict` with
+was down is asked again next time, and so is a verdict marked ``fallback`` (a hybrid judge's local
+answer when its API judge failed). A hit returns the stored :class:`Verdict` with
 ``usage = Usage(calls=0, cached_calls=1)`` (no tokens, no cost).
 
 Repeated identical requests *within one case* (stability runs ask the same question N times)
@@ -146,7 +147,8 @@ class CachedJudge(Judge):
             self.hits += 1
             return _as_hit(verdict)
         self.misses += 1
-        self._put(key, request, verdict)
+        if not verdict.fallback:  # a stand-in for a failed judge is asked again next time, like a failure
+            self._put(key, request, verdict)
         return verdict
 
     def describe(self) -> dict[str, Any]:

@@ -65,8 +65,8 @@ class HybridJudge(Judge):
         try:
             api = await self.api.verdict(request)
         except JudgeError as exc:
-            return replace(local, notes=(*local.notes, f"the API judge ({self.api.name}) failed ({exc}); "
-                                         f"decided by the local model ({self.local.name})"))
+            return replace(local, fallback=True, notes=(*local.notes, f"the API judge ({self.api.name}) failed "
+                                                        f"({exc}); decided by the local model ({self.local.name})"))
         usage = local.usage + api.usage
         rounded = {k: round(v, 3) for k, v in local.probabilities.items()} if local.probabilities else None
         local_note = (f"local {self.local.name}: {local.label} (score {local.score:.2f}"
