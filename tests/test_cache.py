@@ -247,6 +247,28 @@ async def test_overlap_weights_do_not_change_the_key(tmp_path):
     assert changed.calls == 1
 
 
+async def test_a_hybrid_judge_s_inner_transport_and_weights_do_not_change_the_key(tmp_path):
+    """A hybrid judge describes its two judges nested: their volatile settings go there too."""
+    class Nested(CountingJudge):
+        def __init__(self, timeout_s, weight, band):
+            super().__init__()
+            self.timeout_s, self.weight, self.band = timeout_s, weight, band
+
+        def describe(self):
+            return {**super().describe(), "band": self.band,
+                    "local": {"model": "small", "support_overlap_weight": self.weight},
+                    "api": {"model": "big", "timeout_s": self.timeout_s, "api_base": "http://127.0.0.1:1/v1"}}
+
+    path = tmp_path / "c.sqlite"
+    await CachedJudge(Nested(30, 0.6, [0.3, 0.7]), path).verdict(request())
+    again = Nested(120, 0.3, [0.3, 0.7])
+    await CachedJudge(again, path).verdict(request())
+    assert again.calls == 0
+    wider = Nested(30, 0.6, [0.2, 0.8])  # the band decides which judge answers: it stays in the key
+    await CachedJudge(wider, path).verdict(request())
+    assert wider.calls == 1
+
+
 class LocalLike(ScriptedJudge):
     """A scripted judge with the local model's capability hints (none of them the defaults)."""
 

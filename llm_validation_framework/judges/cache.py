@@ -222,17 +222,21 @@ class CachedJudge(Judge):
             pass  # a cache that cannot write must not lose the verdict
 
 
-def _params(judge: Judge) -> dict[str, Any]:
-    """The judge's recorded settings, minus anything that does not change its answers.
+#: settings that do not change a judge's answers: transport (a failure is never stored, nor a hybrid's
+#: stand-in for one), and the overlap weights (a check blends the verdict with word overlap after the
+#: judge answered, so a stored verdict serves any weight)
+_VOLATILE = frozenset({"cache", "timeout", "timeout_s", "max_retries", "api_base",
+                       "support_overlap_weight", "answer_overlap_weight"})
 
-    Transport settings go, and so do the overlap weights: a check blends the verdict with word
-    overlap after the judge answered, so the stored verdict serves any weight.
-    """
-    info = dict(judge.describe())
-    for volatile in ("cache", "timeout", "timeout_s", "max_retries", "api_base",
-                     "support_overlap_weight", "answer_overlap_weight"):
-        info.pop(volatile, None)
-    return {f"judge.{k}": repr(v) for k, v in info.items()}
+
+def _params(judge: Judge) -> dict[str, Any]:
+    """The judge's recorded settings, minus anything that does not change its answers."""
+    return {f"judge.{k}": repr(v) for k, v in _answer_settings(judge.describe()).items()}
+
+
+def _answer_settings(info: dict[str, Any]) -> dict[str, Any]:
+    """``info`` without the volatile settings, also inside nested descriptions (a hybrid's two judges)."""
+    return {k: _answer_settings(v) if isinstance(v, dict) else v for k, v in info.items() if k not in _VOLATILE}
 
 
 def _encode(verdict: Verdict) -> str:
