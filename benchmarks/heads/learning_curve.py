@@ -8,15 +8,14 @@
 their ``group`` (a question; a row without one is its own), every source is in the fitting, and a
 fold's head is fitted without any row whose question is in the fold, nor any row whose answer was
 borrowed from such a question (``answer_from_group``), so no question of the test fold was seen
-while fitting. The head is
-``fit_heads.Head`` with the task's side signals, decided at probability 0.5. With ``--fractions``,
-each fold's fitting rows are subsampled (``--draws`` seeded draws each) to draw the learning curve:
-if it is flat, more rows of the same kind will not move the number. ``--hold-out sources`` holds out
-a whole source at a time instead, as ``fit_heads.py`` does. With all rows, it also prints two
-ceilings: each held-out part's balanced accuracy at the best threshold chosen on that part itself,
-and, for answer relevancy, the score without the borrowed answers that are short answers of the
-kind the question asks for (``build_data.type_matched``: by the definition, wrong but on topic,
-though labelled off topic).
+while fitting. The head is ``fit_heads.Head`` with the task's side signals, decided at probability
+0.5. With ``--fractions``, each fold's fitting rows are subsampled (``--draws`` seeded draws each)
+to draw the learning curve: if it is flat, more rows of the same kind will not move the number.
+``--hold-out sources`` holds out a whole source at a time instead, as ``fit_heads.py`` does. With
+all rows, it also prints two ceilings: each held-out part's balanced accuracy at the best threshold
+chosen on that part itself, and, for answer relevancy, the score without the borrowed answers that
+are short answers of the kind the question asks for (``build_data.type_matched``: by the definition,
+wrong but on topic, though labelled off topic).
 """
 
 from __future__ import annotations
