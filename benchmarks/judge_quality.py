@@ -25,8 +25,9 @@ left out: what docs and notes quote). We also print our balanced accuracy with a
 the fixed 0.5 is not hiding a miscalibration. Groups (question / Wikipedia article / query)
 never straddle the halves. Plus verdicts per second, model load time and peak RSS.
 
-The last two columns ("blend") score ``overlap.blend`` at weight 0.5: the mean of our probability
-and the overlap feature, a fixed formula (nothing fitted), shown because the two signals are
+The last two columns ("blend") score the plain mean of our probability and the overlap feature, a
+fixed formula (nothing fitted, and blind to the verdict's label, unlike the checks' ``blend_verdict``),
+shown because the two signals are
 complementary (DESIGN.md). Our check's verdict is the first column.
 
 Support rows are reduced to the claim's most relevant sentences (``--evidence-chars``, default
@@ -54,7 +55,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from llm_validation_framework.text.overlap import blend, word_overlap  # noqa: E402
+from llm_validation_framework.text.overlap import word_overlap  # noqa: E402
 
 DATA = Path(os.environ.get("LVF_JUDGE_DEV", ROOT.parent / "shared" / "data" / "judge-dev"))
 DEFAULT_EVIDENCE_CHARS = 600
@@ -294,8 +295,8 @@ def report(task: str, rows: list[dict[str, Any]], records: list[dict], seed: int
             "bal_acc_xfit": balanced_accuracy(y, cross_fitted(srows, y, prob, seed)),
             "auc": auc(y, prob),
             "overlap_bal_acc_xfit": balanced_accuracy(y, cross_fitted(srows, y, base, seed)),
-            "blend_bal_acc@0.5": balanced_accuracy(y, [int(blend(p, b, 0.5) >= 0.5) for p, b in zip(prob, base)]),
-            "blend_auc": auc(y, [blend(p, b, 0.5) for p, b in zip(prob, base)]),
+            "blend_bal_acc@0.5": balanced_accuracy(y, [int((p + b) / 2 >= 0.5) for p, b in zip(prob, base)]),
+            "blend_auc": auc(y, [(p + b) / 2 for p, b in zip(prob, base)]),
             "overlap_auc": auc(y, base),
             "bal_acc_loso": balanced_accuracy(y, [loso["ours"][rec["id"]] for rec in subset]),
             "overlap_bal_acc_loso": balanced_accuracy(y, [loso["overlap"][rec["id"]] for rec in subset]),

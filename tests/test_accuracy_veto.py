@@ -29,12 +29,20 @@ def judge(support_label: str) -> ScriptedJudge:
 
 
 def test_a_relevant_answer_the_passages_do_not_support_fails_with_a_note():
-    result = AccuracyAgent(judge=judge("contradicted")).evaluate(CASE)
+    result = AccuracyAgent(judge=judge("unverifiable")).evaluate(CASE)
     factual = next(r for r in result.checks if r.name == "factual")
     assert 0.5 * 0.4 < factual.score < 0.5  # the overlap blend alone
     assert result.score >= 0.5  # 0.4 x relevancy + 0.6 x factual: the formula would pass it
     assert result.status == "FAIL"
     assert any("passages do not support the answer" in note for note in result.notes)
+
+
+def test_a_contradicted_answer_keeps_the_judges_score_whatever_its_overlap():
+    result = AccuracyAgent(judge=judge("contradicted")).evaluate(CASE)
+    factual = next(r for r in result.checks if r.name == "factual")
+    assert factual.details["label"] == "contradicted"
+    assert factual.score == pytest.approx(0.02)  # P(supported): the overlap blend may only lower it
+    assert result.status == "FAIL"
 
 
 def test_the_veto_leaves_supported_answers_to_the_score():

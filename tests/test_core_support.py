@@ -18,11 +18,21 @@ def judge_with(reply, **hints):
 
 
 async def test_probability_is_blended_with_overlap_when_the_judge_asks():
-    judge = judge_with({"probabilities": {"supported": 0.2, "contradicted": 0.4, "unverifiable": 0.4}},
+    judge = judge_with({"probabilities": {"supported": 0.2, "contradicted": 0.1, "unverifiable": 0.7}},
                        support_overlap_weight=0.5)
     outcome = await judge_support(judge, "The Eiffel Tower was completed in 1889.", PASSAGES)
     assert outcome.overlap == pytest.approx(1.0)
-    assert outcome.score == pytest.approx(0.5 * 0.2 + 0.5 * 1.0)
+    # overlap counts only within the mass not on "contradicted"
+    assert outcome.score == pytest.approx(0.5 * 0.2 + 0.5 * 1.0 * 0.9)
+
+
+async def test_overlap_never_lifts_a_contradicted_verdict():
+    judge = judge_with({"probabilities": {"supported": 0.2, "contradicted": 0.5, "unverifiable": 0.3}},
+                       support_overlap_weight=0.6)
+    outcome = await judge_support(judge, "The Eiffel Tower was completed in 1889.", PASSAGES)
+    assert outcome.overlap == pytest.approx(1.0)
+    assert outcome.verdict.label == "contradicted" and outcome.score == pytest.approx(0.2)
+    assert not outcome.supported
 
 
 async def test_no_blend_by_default_or_for_written_labels():
@@ -56,6 +66,6 @@ async def test_support_check_reports_blend_and_trim_in_notes():
                        support_overlap_weight=0.5)
     sample = parse_sample({"answer": "It is 330 metres tall.", "contexts": [p.text for p in PASSAGES]})
     result = await SupportCheck().run(sample, judge)
-    assert result.score == pytest.approx(0.5 * 0.9 + 0.5 * 1.0)
+    assert result.score == pytest.approx(0.5 * 0.9 + 0.5 * 1.0 * 0.95)
     assert any("blends" in note for note in result.notes)
     assert result.details["p_supported"] == pytest.approx(0.9)

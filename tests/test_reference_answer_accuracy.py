@@ -252,18 +252,18 @@ def test_accuracy_agent_without_reference_keeps_the_factual_check():
 
 # -- the coverage blend (the local judge's default) ----------------------------------------------
 class ProbabilityJudge(Judge):
-    """Reads P(4) = p from the 0/2/4 scale the way LocalJudge does (method 'logprobs')."""
+    """Reads P(4) = p and P(2) = partly from the 0/2/4 scale the way LocalJudge does (method 'logprobs')."""
 
     name = "prob"
 
-    def __init__(self, p: float, answer_overlap_weight: float = 0.0) -> None:
-        self.p = p
+    def __init__(self, p: float, answer_overlap_weight: float = 0.0, partly: float = 0.0) -> None:
+        self.p, self.partly = p, partly
         self.answer_overlap_weight = answer_overlap_weight
 
     async def verdict(self, request):
-        probabilities = {"4": self.p, "2": 0.0, "0": 1.0 - self.p}
-        return Verdict(label="4" if self.p >= 0.5 else "0", score=self.p, method="logprobs",
-                       probabilities=probabilities)
+        probabilities = {"4": self.p, "2": self.partly, "0": 1.0 - self.p - self.partly}
+        return Verdict(label=max(probabilities, key=probabilities.get), score=self.p + 0.5 * self.partly,
+                       method="logprobs", probabilities=probabilities)
 
 
 def test_coverage_leaves_out_question_words_and_takes_the_best_gold_answer():
@@ -278,13 +278,20 @@ def test_coverage_leaves_out_question_words_and_takes_the_best_gold_answer():
 
 
 def test_a_probability_judge_that_asks_for_it_gets_the_blend_with_the_parts_kept():
-    judge = ProbabilityJudge(0.4, answer_overlap_weight=0.5)
+    judge = ProbabilityJudge(0.4, answer_overlap_weight=0.5, partly=0.5)  # P(0) = 0.1, expected 0.65
     result = run(EINSTEIN, judge, swap_roles=False)
-    assert result.score == pytest.approx(0.5 * 0.4 + 0.5 * 1.0)
-    assert result.details["p_correct"] == pytest.approx(0.4) and result.details["coverage"] == 1.0
+    assert result.score == pytest.approx(0.5 * 0.65 + 0.5 * 1.0 * (1 - 0.1))  # coverage only within P(2) + P(4)
+    assert result.details["p_correct"] == pytest.approx(0.65) and result.details["coverage"] == 1.0
     assert any("coverage of the gold answer 1.00" in note for note in result.notes)
     wrong = run({**EINSTEIN, "answer": "He was born in 1880."}, judge, swap_roles=False)
-    assert wrong.score == pytest.approx(0.2)
+    assert wrong.score == pytest.approx(0.5 * 0.65)
+
+
+def test_coverage_never_lifts_a_rating_the_judge_calls_wrong():
+    # most probable label "0": full coverage of the gold answer may not carry it over the pass mark
+    result = run(EINSTEIN, ProbabilityJudge(0.4, answer_overlap_weight=0.5), swap_roles=False)
+    assert result.details["coverage"] == 1.0
+    assert result.score == pytest.approx(0.4) and result.score < 0.5
 
 
 @pytest.mark.parametrize("judge, kwargs, why", [
@@ -309,8 +316,8 @@ def test_the_check_weight_overrides_the_judge_and_is_validated():
     from llm_validation_framework.errors import ConfigError
     from llm_validation_framework.judges.local.judge import LocalJudge
 
-    result = run(EINSTEIN, ProbabilityJudge(0.4, 0.5), swap_roles=False, overlap_weight=0.25)
-    assert result.score == pytest.approx(0.75 * 0.4 + 0.25)
+    result = run(EINSTEIN, ProbabilityJudge(0.4, 0.5, partly=0.5), swap_roles=False, overlap_weight=0.25)
+    assert result.score == pytest.approx(0.75 * 0.65 + 0.25 * 0.9)
     for bad in (-0.1, 1.5, "half", True):
         with pytest.raises(ConfigError, match="overlap_weight"):
             AnswerAccuracyCheck(overlap_weight=bad)

@@ -8,7 +8,7 @@ import pytest
 from llm_validation_framework.text import evidence
 from llm_validation_framework.text.evidence import select_evidence, select_sentences
 from llm_validation_framework.text.markup import marker_matches, strip_markers
-from llm_validation_framework.text.overlap import blend, content_words, word_overlap
+from llm_validation_framework.text.overlap import content_words, word_overlap
 from llm_validation_framework.text.prompting import format_passages
 from llm_validation_framework.text.sentences import split_sentences
 from llm_validation_framework.types.inputs import Passage
@@ -65,14 +65,6 @@ def test_word_overlap_baseline():
     assert word_overlap("The Eiffel Tower is in Paris [1].", ["Paris has the Eiffel Tower."]) == 1.0
     assert word_overlap("Bananas are yellow", ["Paris"]) == 0.0
     assert content_words("The [2] cat") == ["cat"]
-
-
-def test_blend_weights_the_overlap():
-    assert blend(0.4, 1.0, 0.5) == 0.7
-    assert blend(0.4, 1.0, 0.0) == 0.4 and blend(0.4, 1.0, 1.0) == 1.0
-    assert blend(0.2, 0.6, 0.25) == 0.75 * 0.2 + 0.25 * 0.6
-    with pytest.raises(ValueError, match="overlap_weight"):
-        blend(0.5, 0.5, 1.5)
 
 
 # -- evidence ----------------------------------------------------------------------------------------------

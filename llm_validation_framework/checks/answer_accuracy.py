@@ -19,9 +19,11 @@ template ranked answers worse than template 1 alone and pulled the mean down
 (docs/reference-agents.md, "Measured").
 
 ``overlap_weight`` w blends the judge's score with the answer's coverage of the gold answer
-(:func:`~llm_validation_framework.text.overlap.answer_coverage`, question words left out):
-``(1 - w) x score + w x coverage``, when the score is a read probability and the coverage says
-something. None (the default) follows the judge's ``answer_overlap_weight`` hint: 0 for API
+(:func:`~llm_validation_framework.text.overlap.answer_coverage`, question words left out) by
+:func:`~llm_validation_framework.judges.base.blend_verdict`, when the score is a read probability and
+the coverage says something: coverage counts only within the mass the judge did not put on "0"
+(a different or wrong answer), and a rating whose most probable label is "0" is never lifted.
+None (the default) follows the judge's ``answer_overlap_weight`` hint: 0 for API
 judges, 0.5 for the small local model, which misses answers that repeat the gold answer nearly
 word for word while coverage misses paraphrase (docs/reference-agents.md, "Blend").
 """
@@ -29,10 +31,11 @@ word for word while coverage misses paraphrase (docs/reference-agents.md, "Blend
 from __future__ import annotations
 
 from dataclasses import replace
+from statistics import mean
 
 from ..errors import ConfigError, InputError
-from ..judges.base import Judge, VerdictRequest
-from ..text.overlap import answer_coverage, blend
+from ..judges.base import Judge, VerdictRequest, blend_verdict
+from ..text.overlap import answer_coverage
 from ..text.prompting import delimit, render, short_hash
 from ..types.inputs import Sample
 from ..types.results import CheckResult
@@ -119,11 +122,13 @@ class AnswerAccuracyCheck(Check):
         coverage = answer_coverage(sample.answer or "", gold_answers(sample), sample.question or "")
         if coverage is None:  # every gold word is in the question (e.g. "yes"): coverage says nothing
             return result
-        score = blend(result.score, coverage, weight)
-        return replace(result, score=min(1.0, max(0.0, score)),
+        score = mean(blend_verdict(rating.request, rating.verdict, coverage, weight)
+                     for rating in ratings if rating.verdict is not None)
+        return replace(result, score=score,
                        details={**result.details, "p_correct": round(result.score, 4), "coverage": round(coverage, 4)},
                        notes=[*result.notes, f"score blends P(correct)={result.score:.2f} with the answer's "
-                                             f"coverage of the gold answer {coverage:.2f} (weight {weight:g})"])
+                                             f"coverage of the gold answer {coverage:.2f} (weight {weight:g}), "
+                                             "which never lifts the judge's P(0)"])
 
 
 # One system text for both templates (the local judge keeps it, and the shared question block

@@ -11,19 +11,22 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 
 from ..errors import JudgeError
-from ..judges.base import Judge, Verdict, VerdictRequest
-from ..text.overlap import blend, word_overlap
+from ..judges.base import Judge, Verdict, VerdictRequest, blend_verdict
+from ..text.overlap import word_overlap
 from ..text.prompting import delimit, format_passages, render
 from ..types.inputs import Passage, Sample
 from ..types.results import CheckResult
 from ._common import resolve_overlap_weight
 from .base import Check, label_reason
 
-__all__ = ["SUPPORT_OPTIONS", "SupportCheck", "SupportOutcome", "build_support_request", "evidence_budget",
-           "judge_support", "support_result", "support_score"]
+__all__ = ["SUPPORT_NEGATIVES", "SUPPORT_OPTIONS", "SupportCheck", "SupportOutcome", "build_support_request",
+           "evidence_budget", "judge_support", "support_result", "support_score"]
 
 #: supported -> 1; contradicted or not stated -> 0 (the passages are the source of truth)
 SUPPORT_OPTIONS = {"supported": 1.0, "contradicted": 0.0, "unverifiable": 0.0}
+#: the label that says the claim is wrong: word overlap may turn "unverifiable" into "supported",
+#: never "contradicted" (a copied sentence with one fact changed keeps its overlap)
+SUPPORT_NEGATIVES = ("contradicted",)
 
 
 def build_support_request(claim: str, passages: Sequence[Passage | str], *, question: str | None = None,
@@ -38,7 +41,8 @@ def build_support_request(claim: str, passages: Sequence[Passage | str], *, ques
     prompt = render(SUPPORT_PROMPT, context=context, passages=format_passages(passages),
                     claim=delimit("claim", claim))
     return VerdictRequest(check=check, instructions=SUPPORT_INSTRUCTIONS, prompt=prompt, options=SUPPORT_OPTIONS,
-                          prefer_reason=prefer_reason, signals={} if overlap is None else {"overlap": overlap})
+                          negatives=SUPPORT_NEGATIVES, prefer_reason=prefer_reason,
+                          signals={} if overlap is None else {"overlap": overlap})
 
 
 def evidence_budget(judge: Judge, max_chars: int | None = None) -> int | None:
@@ -51,8 +55,8 @@ def evidence_budget(judge: Judge, max_chars: int | None = None) -> int | None:
 def support_score(verdict: Verdict, request: VerdictRequest, overlap_weight: float) -> tuple[float, float | None]:
     """``(score, overlap)``: P(supported), blended with the claim's word overlap with the whole
     passages (the ``overlap`` signal :func:`build_support_request` put on ``request``) when
-    ``overlap_weight`` > 0 (:func:`~llm_validation_framework.text.overlap.blend`; overlap None when
-    not blended).
+    ``overlap_weight`` > 0 (:func:`~llm_validation_framework.judges.base.blend_verdict`, which never
+    lifts what the judge called contradicted; overlap None when not blended).
 
     A small local judge misses support copied nearly verbatim and overlap misses paraphrase, so
     the blend can rank better than either; 0 leaves the decision to the judge. A learned head has
@@ -61,7 +65,7 @@ def support_score(verdict: Verdict, request: VerdictRequest, overlap_weight: flo
     overlap = request.signals.get("overlap")
     if not overlap_weight or overlap is None or verdict.method == "head":
         return verdict.score, None
-    return blend(verdict.score, overlap, overlap_weight), overlap
+    return blend_verdict(request, verdict, overlap, overlap_weight), overlap
 
 
 @dataclass(frozen=True)
@@ -121,7 +125,8 @@ def support_result(name: str, outcome: SupportOutcome, **details) -> CheckResult
     if outcome.trimmed_chars:
         notes.append(f"evidence reduced by {outcome.trimmed_chars} characters to the sentences closest to the claim")
     if outcome.overlap is not None:
-        notes.append(f"score blends P(supported)={verdict.score:.2f} with word overlap {outcome.overlap:.2f}")
+        notes.append(f"score blends P(supported)={verdict.score:.2f} with word overlap {outcome.overlap:.2f}, "
+                     "which never lifts the judge's P(contradicted)")
     return CheckResult(name=name, score=outcome.score, reason=verdict.reason or label_reason(verdict),
                        method=verdict.method, usage=verdict.usage, raw_replies=[verdict.raw] if verdict.raw else [],
                        prompt_hash=outcome.request.prompt_hash, notes=notes, details={**outcome.details(), **details})

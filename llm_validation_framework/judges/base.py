@@ -26,7 +26,8 @@ from typing import Any, Literal
 
 from ..types.usage import Usage
 
-__all__ = ["CAPABILITY_HINTS", "Judge", "Signals", "Verdict", "VerdictRequest", "expected_score"]
+__all__ = ["CAPABILITY_HINTS", "Judge", "Signals", "Verdict", "VerdictRequest", "blend_verdict", "expected_score",
+           "negative_mass"]
 
 VerdictMethod = Literal["logprobs", "parsed", "head"]
 
@@ -73,6 +74,10 @@ class VerdictRequest:
     combine them with what the model reads; other judges ignore them (costly ones are deferred,
     see :class:`Signals`). They are derived from the prompt's own text, so they are not part of
     the cache key.
+
+    ``negatives`` names the labels that say the claim or answer is wrong, not merely unconfirmed
+    (support's ``contradicted``, ``incorrect``, ``no``): no blend may lift the probability the judge
+    put on them (:func:`blend_verdict`). None means the labels whose value is the scale's lowest.
     """
 
     check: str
@@ -83,6 +88,7 @@ class VerdictRequest:
     extra_fields: Mapping[str, str] = field(default_factory=dict)
     max_tokens: int = 400
     signals: Mapping[str, float] = field(default_factory=dict, compare=False)  # derived from the prompt
+    negatives: tuple[str, ...] | None = None
 
     def __post_init__(self) -> None:
         if len(self.options) < 2:
@@ -92,6 +98,17 @@ class VerdictRequest:
                 raise ValueError(f"option label {label!r} must be a non-empty stripped string")
             if not 0.0 <= float(value) <= 1.0:
                 raise ValueError(f"option {label!r} maps to {value}, outside [0, 1]")
+        for label in self.negatives or ():
+            if self.options.get(label, 1.0) != min(self.options.values()):
+                raise ValueError(f"negative label {label!r} must be an option with the scale's lowest value")
+
+    @property
+    def negative_labels(self) -> tuple[str, ...]:
+        """The labels that say "wrong" (see ``negatives``)."""
+        if self.negatives is not None:
+            return self.negatives
+        lowest = min(self.options.values())
+        return tuple(label for label, value in self.options.items() if value == lowest)
 
     @property
     def labels(self) -> tuple[str, ...]:
@@ -142,6 +159,44 @@ def expected_score(options: Mapping[str, float], probabilities: Mapping[str, flo
     if total <= 0:
         raise ValueError("no probability mass on any option")
     return sum(options[label] * probabilities.get(label, 0.0) for label in options) / total
+
+
+def negative_mass(request: VerdictRequest, verdict: Verdict) -> float:
+    """The share of the verdict's probability on ``request``'s negative labels (renormalised over the
+    options); for a verdict without probabilities, 1 when its label is negative, else 0."""
+    negatives = request.negative_labels
+    if not verdict.probabilities:
+        return 1.0 if verdict.label in negatives else 0.0
+    total = sum(verdict.probabilities.get(label, 0.0) for label in request.options)
+    if total <= 0:
+        return 1.0 if verdict.label in negatives else 0.0
+    return sum(verdict.probabilities.get(label, 0.0) for label in negatives) / total
+
+
+def blend_verdict(request: VerdictRequest, verdict: Verdict, signal: float, weight: float) -> float:
+    """The verdict's score with a deterministic signal (word overlap, coverage of a gold answer) mixed in
+    at ``weight``, within what the verdict means. Every check that blends asks here.
+
+    The signal may move probability between the positive and the uncommitted labels (a small model
+    calls a claim copied from its passage "unverifiable"); it never lifts the mass the judge put on a
+    negative label, since word overlap is exactly as high when one fact of a copied sentence is
+    changed. So the signal counts only within the non-negative mass::
+
+        (1 - weight) * score + weight * signal * (1 - P(negative))
+
+    and when the verdict's own label is a negative one the blend can only lower the score: a result
+    that reads "contradicted" never passes through a blend (with two or three labels, a negative
+    most-probable label has an expected value of at most one half).
+    """
+    if not 0.0 <= weight <= 1.0:
+        raise ValueError(f"weight must be within [0, 1], got {weight}")
+    if not 0.0 <= signal <= 1.0:
+        raise ValueError(f"signal must be within [0, 1], got {signal}")
+    blended = (1.0 - weight) * verdict.score + weight * signal * (1.0 - negative_mass(request, verdict))
+    if verdict.label in request.negative_labels:
+        own = expected_score(request.options, verdict.probabilities) if verdict.probabilities else verdict.score
+        blended = min(blended, own, verdict.score)
+    return min(1.0, max(0.0, blended))
 
 
 #: the Judge attributes checks read to shape their requests and scores (see the class body)

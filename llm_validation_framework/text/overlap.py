@@ -2,8 +2,9 @@
 
 ``content_words`` are the lower-cased words that carry meaning (stop words, single letters and
 ``[1]``-style citation markers left out). ``word_overlap`` is the share of a claim's content
-words found in the passages, ``answer_coverage`` the share of a gold answer's content words an
-answer repeats, and ``blend`` mixes either with a judge's probability.
+words found in the passages, and ``answer_coverage`` the share of a gold answer's content words an
+answer repeats. A check mixes either with a judge's verdict only through
+:func:`~llm_validation_framework.judges.base.blend_verdict`, which keeps the verdict's meaning.
 
 Both signals measure the texts as the judge reads them: an injection attempt is cut first
 (:func:`~llm_validation_framework.text.injection.defuse`), or an answer could raise its own overlap
@@ -17,7 +18,7 @@ from collections.abc import Sequence
 
 from .injection import defuse
 
-__all__ = ["answer_coverage", "blend", "content_words", "word_overlap"]
+__all__ = ["answer_coverage", "content_words", "word_overlap"]
 
 _WORD_RE = re.compile(r"[A-Za-z0-9]+(?:[.'][A-Za-z0-9]+)*")
 _MARKER_RE = re.compile(r"\[\d+(?:\s*,\s*\d+)*\]")
@@ -60,16 +61,3 @@ def answer_coverage(answer: str, gold_answers: Sequence[str], question: str = ""
         if words:
             shares.append(len(words & said) / len(words))
     return max(shares) if shares else None
-
-
-def blend(score: float, overlap: float, overlap_weight: float) -> float:
-    """``(1 - overlap_weight) * score + overlap_weight * overlap``: a judge's probability mixed with overlap.
-
-    A fixed formula, not fitted to any data set: the two signals fail on different rows — a small
-    model misses support (or a right answer) copied nearly verbatim, word overlap misses paraphrase
-    and negation — so their mix ranks better than either (measured in docs/local-judge.md and
-    docs/reference-agents.md). 0 leaves the score to the judge.
-    """
-    if not 0.0 <= overlap_weight <= 1.0:
-        raise ValueError(f"overlap_weight must be within [0, 1], got {overlap_weight}")
-    return (1.0 - overlap_weight) * score + overlap_weight * overlap
