@@ -12,6 +12,9 @@
     │   └── CheckJudgeError        a check gave up on one unit (e.g. a cited sentence): which one, and the
     │                              partial breakdown of every other unit
     ├── LocalModelError            the offline model could not be assembled, verified or loaded
+    ├── GuardError                 a guard held an answer back; ``outcome`` has the result and the attempts
+    │   ├── AnswerRejectedError    the answer failed its checks (after any re-asks) and the guard raises
+    │   └── UnverifiedAnswerError  the judge failed or timed out, and the guard fails closed by raising
     └── ScriptExhaustedError       a ScriptedJudge ran out of replies (a test bug: never made unscored)
 
 "The judge failed" (``JudgeError``) is kept apart from "your retriever raised"
@@ -22,8 +25,10 @@ into an unscored check; the others surface to the caller.
 from __future__ import annotations
 
 __all__ = [
+    "AnswerRejectedError",
     "CheckJudgeError",
     "ConfigError",
+    "GuardError",
     "InputError",
     "JudgeCallError",
     "JudgeError",
@@ -33,6 +38,7 @@ __all__ = [
     "MissingAPIKeyError",
     "RetrievalError",
     "ScriptExhaustedError",
+    "UnverifiedAnswerError",
     "VerdictParseError",
 ]
 
@@ -113,6 +119,28 @@ class VerdictParseError(JudgeError):
 
 class LocalModelError(LVFError):
     """The offline model could not be assembled, verified or loaded."""
+
+
+class GuardError(LVFError):
+    """A guard did not let an answer through. ``outcome`` is the
+    :class:`~llm_validation_framework.guard.outcome.GuardOutcome` (its evaluation result, every attempt,
+    the action ``"raise"``); ``result`` the last evaluation result (None when it timed out)."""
+
+    def __init__(self, message: str, *, outcome: object) -> None:
+        super().__init__(message)
+        self.outcome = outcome
+
+    @property
+    def result(self) -> object | None:
+        return getattr(self.outcome, "result", None)
+
+
+class AnswerRejectedError(GuardError):
+    """The answer failed its checks (and any re-asks did not fix it)."""
+
+
+class UnverifiedAnswerError(GuardError):
+    """The judge failed or timed out, so the answer could not be checked, and the guard fails closed."""
 
 
 class ScriptExhaustedError(LVFError, AssertionError):
