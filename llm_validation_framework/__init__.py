@@ -21,6 +21,7 @@ _EXPORTS: dict[str, str] = {
     "Agent": "agents.base",
     "AnswerAccuracyAgent": "agents.reference",
     "CachedJudge": "judges.cache",
+    "Calibration": "runner.calibration",
     "CheckResult": "types.results",
     "CitationAgent": "agents.citation",
     "ConfigError": "errors",
@@ -52,6 +53,8 @@ _EXPORTS: dict[str, str] = {
     "VerdictParseError": "errors",
     "VerdictRequest": "judges.base",
     "arun_dataset": "runner.core",
+    "calibrate_threshold": "runner.calibrate_results",
+    "fit_threshold": "runner.calibration",
     "make_judge": "judges",
     "run_dataset": "runner.core",
 }
@@ -62,6 +65,7 @@ __all__ = [
     "Agent",
     "AnswerAccuracyAgent",
     "CachedJudge",
+    "Calibration",
     "CheckResult",
     "CitationAgent",
     "ConfigError",
@@ -94,6 +98,8 @@ __all__ = [
     "VerdictRequest",
     "__version__",
     "arun_dataset",
+    "calibrate_threshold",
+    "fit_threshold",
     "make_judge",
     "run_dataset",
 ]
@@ -128,6 +134,8 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
     from .judges.local.judge import LocalJudge
     from .judges.scripted import ScriptedJudge
     from .retrieval import RAGProvider
+    from .runner.calibrate_results import calibrate_threshold
+    from .runner.calibration import Calibration, fit_threshold
     from .runner.core import arun_dataset, run_dataset
     from .runner.summary import RunSummary
     from .types.inputs import Passage

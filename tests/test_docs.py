@@ -193,6 +193,9 @@ CASES = [
     {"id": "everest", "question": "What is the highest mountain?", "answer": "Mount Everest [1].",
      "contexts": ["Mount Everest is the highest mountain above sea level."], "reference": "Mount Everest"},
 ]
+#: cases a person labelled (`human`), for the commands that fit a threshold to labels
+LABELLED = [{"id": f"l{i}", "question": "Where is the Eiffel Tower?", "answer": f"In Paris ({i}).",
+             "human": "pass" if i % 2 else "fail"} for i in range(24)]
 
 
 def _commands(block: Block) -> list[tuple[str, list[str]]]:
@@ -224,6 +227,7 @@ def test_lvf_commands_run(block: Block, docs_env):
 
     for name in ("cases.jsonl", "big.jsonl"):
         Path(name).write_text("".join(json.dumps(case) + "\n" for case in CASES), encoding="utf-8")
+    Path("labelled.jsonl").write_text("".join(json.dumps(case) + "\n" for case in LABELLED), encoding="utf-8")
     runner = CliRunner()
     for line, argv in _commands(block):
         if _needs_the_real_model(argv, line):
