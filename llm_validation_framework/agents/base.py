@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from ..checks.base import Check
 from ..errors import CheckJudgeError, ConfigError, InputError, JudgeError
+from ..infra.tracing import traced_agent, traced_check
 from ..judges.base import Judge
 from ..text.input_caps import cap_sample, cut_note
 from ..types.inputs import Sample, parse_sample
@@ -123,6 +124,7 @@ class Agent:
             f"{type(self).__name__}.evaluate() was called inside a running event loop (Jupyter, an async web "
             f"app, pytest-asyncio): use `await agent.aevaluate(data)` there instead")
 
+    @traced_agent  # a span per evaluation when an OpenTelemetry SDK is set (infra/tracing.py)
     async def aevaluate(self, data: Mapping[str, Any] | Sample,
                         on_progress: ProgressCallback | None = None) -> EvaluationResult:
         """Evaluate one case: passages from ``rag`` if it needs them and has none, the planned checks
@@ -139,6 +141,7 @@ class Agent:
             check.validate(sample)
         total = len(plan)
 
+        @traced_check(self.judge)  # a span per check, the unscored ones included
         async def run(index: int, check: Check) -> CheckResult:
             emit(on_progress, ProgressEvent(self.name, "check_started", check.name, index=index, total=total))
             try:
