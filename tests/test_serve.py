@@ -67,6 +67,10 @@ def get(url: str, *, headers: dict | None = None):
         return exc.code, json.loads(exc.read())
 
 
+#: a key long enough for --allow-remote
+STRONG_KEY = "k-0123456789abcdef"
+
+
 def chat_body(**extra):
     return {"model": "anything", "messages": [{"role": "user", "content": "is the sky blue"}], **extra}
 
@@ -311,6 +315,10 @@ def test_api_key_when_set_and_loopback_only_by_default(backend):
         ModelServer(backend, host="0.0.0.0", port=0)
 
 
+#: a chat-completion POST up to its Content-Length header
+POST_HEAD = b"POST /v1/chat/completions HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+
+
 def raw_exchange(server, data: bytes, *, timeout: float = 5.0) -> bytes:
     """Send ``data`` on one connection; everything the server sends back until it closes (or goes quiet)."""
     import socket
@@ -344,9 +352,8 @@ def test_a_deeply_nested_body_is_a_400_not_a_dropped_connection(server, backend)
 def test_a_refused_body_is_never_read_as_the_next_request(server):
     from llm_validation_framework.apps.serve.limits import MAX_BODY_BYTES
 
-    smuggled = b"GET /v1/models HTTP/1.1\r\nHost: x\r\n\r\n"
-    head = (f"POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nContent-Length: {MAX_BODY_BYTES + 1}\r\n\r\n"
-            .encode())
+    smuggled = b"GET /v1/models HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+    head = POST_HEAD + f"Content-Length: {MAX_BODY_BYTES + 1}\r\n\r\n".encode()
     reply = raw_exchange(server, head + smuggled)
     assert statuses(reply) == [413] and b"Connection: close" in reply and b"<still open>" not in reply
     assert b"fake-model" not in reply
@@ -354,15 +361,15 @@ def test_a_refused_body_is_never_read_as_the_next_request(server):
 
 def test_a_wrong_key_is_refused_before_the_body_is_read_and_the_connection_closed(backend):
     with ModelServer(backend, port=0, api_key="s3cret") as server:
-        smuggled = b"GET /health HTTP/1.1\r\nHost: x\r\n\r\n"
-        head = b"POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nContent-Length: 1000\r\n\r\n"
+        smuggled = b"GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+        head = POST_HEAD + b"Content-Length: 1000\r\n\r\n"
         reply = raw_exchange(server, head + smuggled)
     assert statuses(reply) == [401] and b"<still open>" not in reply
 
 
 def test_a_client_that_stops_sending_its_body_is_dropped_after_the_read_timeout(backend):
     with ModelServer(backend, port=0, read_timeout_s=0.5) as server:
-        head = b"POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n"
+        head = POST_HEAD + b"Content-Length: 100\r\n\r\n"
         started = time.perf_counter()
         reply = raw_exchange(server, head + b'{"messages"', timeout=10)
         waited = time.perf_counter() - started
@@ -373,15 +380,146 @@ def test_a_client_that_stops_sending_its_body_is_dropped_after_the_read_timeout(
 def test_a_client_that_sends_half_its_headers_is_dropped_after_the_read_timeout(backend):
     with ModelServer(backend, port=0, read_timeout_s=0.5) as server:
         started = time.perf_counter()
-        reply = raw_exchange(server, b"POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\n", timeout=10)
+        reply = raw_exchange(server, b"POST /v1/chat/completions HTTP/1.1\r\nHost: 127.0.0.1\r\n", timeout=10)
         assert time.perf_counter() - started < 5 and b"<still open>" not in reply
 
 
 def test_remote_hosts_need_a_key_even_with_allow_remote(backend):
     with pytest.raises(ValueError, match="LVF_SERVE_API_KEY"):
         ModelServer(backend, host="0.0.0.0", port=0, allow_remote=True)
-    with ModelServer(backend, host="0.0.0.0", port=0, allow_remote=True, api_key="s3cret") as server:
-        assert server.api_key == "s3cret"
+    with ModelServer(backend, host="0.0.0.0", port=0, allow_remote=True, api_key=STRONG_KEY) as server:
+        assert server.api_key == STRONG_KEY
+
+
+@pytest.mark.parametrize("key", ["", "   ", "x", "s3cret", " " * 20 + "short", "\n\t" * 10])
+def test_allow_remote_needs_a_key_of_16_characters_not_counting_blanks(backend, key):
+    with pytest.raises(ValueError, match="at least 16|LVF_SERVE_API_KEY"):
+        ModelServer(backend, host="0.0.0.0", port=0, allow_remote=True, api_key=key)
+    with pytest.raises(ValueError, match="at least 16|LVF_SERVE_API_KEY"):
+        ModelServer(backend, port=0, allow_remote=True, api_key=key or None)
+
+
+def test_a_request_addressed_to_another_host_is_refused_unless_remote_clients_are_allowed(backend):
+    """DNS rebinding: a page whose name now points at 127.0.0.1 sends its own name as Host."""
+    with ModelServer(backend, port=0) as server:
+        port = server.httpd.server_address[1]
+        for host in ("attacker.example", f"attacker.example:{port}", "127.0.0.1.attacker.example", "10.0.0.1"):
+            status, text, _ = post(server.base_url + "/chat/completions", chat_body(), headers={"Host": host})
+            assert status == 403 and "not this machine" in json.loads(text)["error"]["message"], host
+            assert get(server.base_url + "/models", headers={"Host": host})[0] == 403
+        for host in (f"127.0.0.1:{port}", "localhost", f"LOCALHOST:{port}", f"[::1]:{port}", "127.0.0.2"):
+            assert post(server.base_url + "/chat/completions", chat_body(), headers={"Host": host})[0] == 200, host
+        assert len(backend.requests) == 5
+    with ModelServer(backend, port=0, allow_remote=True, api_key=STRONG_KEY) as server:
+        status, _, _ = post(server.base_url + "/chat/completions", chat_body(),
+                            headers={"Host": "llm.example", "Authorization": f"Bearer {STRONG_KEY}"})
+        assert status == 200
+
+
+@pytest.mark.parametrize("content_type, status", [
+    ("text/plain", 415), ("application/x-www-form-urlencoded", 415), ("multipart/form-data; boundary=x", 415),
+    ("", 415), ("application/json; charset=utf-8", 200), ("Application/JSON", 200)])
+def test_a_post_must_say_its_body_is_json(server, backend, content_type, status):
+    """A page can POST text/plain or a form to any origin without asking; JSON needs the server's consent."""
+    got, text, _ = post(server.base_url + "/chat/completions", chat_body(), headers={"Content-Type": content_type})
+    assert got == status
+    if status == 415:
+        assert json.loads(text)["error"]["param"] == "Content-Type" and backend.requests == []
+
+
+@pytest.mark.parametrize("raw, param", [
+    (b'{"messages": [{"role": "user", "content": "x"}], "max_tokens": 1e30}', "max_tokens"),
+    (b'{"messages": [{"role": "user", "content": "x"}], "max_tokens": 1' + b"0" * 30 + b"}", "max_tokens"),
+    (b'{"messages": [{"role": "user", "content": "x"}], "max_tokens": ' + b"9" * 5000 + b"}", "max_tokens"),
+    (b'{"messages": [{"role": "user", "content": "x"}], "max_completion_tokens": 2000000}', "max_completion_tokens"),
+    (b'{"messages": [{"role": "user", "content": "x"}], "seed": 1' + b"0" * 30 + b"}", "seed"),
+    (b'{"messages": [{"role": "user", "content": "x", "extra": [1, ' + b"7" * 5000 + b"]}]}", "messages[0].extra[1]"),
+    (b'{"messages": [{"role": "root", "content": "x"}]}', "messages[0].role"),
+    (b'{"messages": [{"role": "user", "content": "x"}, {"role": "System", "content": "x"}]}', "messages[1].role"),
+])
+def test_out_of_range_numbers_and_unknown_roles_are_a_400_naming_the_field(server, backend, raw, param):
+    status, text, _ = post(server.base_url + "/chat/completions", None, raw=raw)
+    error = json.loads(text)["error"]
+    assert (status, error["param"]) == (400, param), error["message"]
+    assert backend.requests == []
+
+
+def test_the_completions_route_bounds_its_numbers_too(server):
+    status, text, _ = post(server.base_url + "/completions", None,
+                           raw=b'{"prompt": "x", "max_tokens": ' + b"9" * 5000 + b"}")
+    assert status == 400 and json.loads(text)["error"]["param"] == "max_tokens"
+
+
+def drip(server, head: bytes, *, every: float, seconds: float) -> tuple[bytes, float]:
+    """Send ``head``, then one byte every ``every`` s (never silent long enough for the per-read timeout);
+    what came back and when the server closed the connection (``seconds`` at the most)."""
+    import socket
+
+    host, port = server.httpd.server_address[:2]
+    started = time.perf_counter()
+    out = b""
+    with socket.create_connection((host, port), timeout=every) as sock:
+        sock.sendall(head)
+        while time.perf_counter() - started < seconds:
+            try:
+                chunk = sock.recv(65536)
+                if not chunk:
+                    break
+                out += chunk
+            except TimeoutError:
+                try:
+                    sock.sendall(b"X")
+                except OSError:
+                    break
+            except OSError:
+                break
+    return out, time.perf_counter() - started
+
+
+def test_headers_that_trickle_in_are_cut_at_their_total_deadline(backend):
+    with ModelServer(backend, port=0, read_timeout_s=5, header_deadline_s=1.0) as server:
+        reply, closed_after = drip(server, b"POST /v1/chat/completions HTTP/1.1\r\nHost: 127.0.0.1\r\n",
+                                   every=0.2, seconds=8)
+        assert statuses(reply) == [408] and b"did not all arrive within 1 s" in reply
+        assert 0.9 < closed_after < 3
+        assert post(server.base_url + "/chat/completions", chat_body())[0] == 200  # and it keeps serving
+
+
+def test_a_body_that_trickles_in_is_cut_at_its_deadline(backend):
+    with ModelServer(backend, port=0, read_timeout_s=5, body_deadline_s=1.0) as server:
+        reply, closed_after = drip(server, POST_HEAD + b"Content-Length: 1000\r\n\r\n", every=0.2, seconds=8)
+        assert statuses(reply) == [408] and b"body did not all arrive" in reply and closed_after < 3
+    assert backend.requests == []
+
+
+def test_connections_over_the_cap_get_a_503_at_once_and_hold_no_thread(backend):
+    import socket
+
+    with ModelServer(backend, port=0, max_connections=4, header_deadline_s=30) as server:
+        host, port = server.httpd.server_address[:2]
+        before = threading.active_count()
+        socks = []
+        try:
+            for _ in range(40):  # slow clients: a request line, then nothing
+                sock = socket.create_connection((host, port), timeout=2)
+                sock.sendall(b"POST /v1/chat/completions HTTP/1.1\r\n")
+                socks.append(sock)
+            time.sleep(0.3)
+            assert threading.active_count() - before <= 4
+            assert server.httpd.open_connections == 4
+            refused = []
+            for sock in socks[4:]:
+                refused.append(sock.recv(65536))
+            assert all(statuses(reply) == [503] and b"serving 4 connections" in reply for reply in refused)
+            status, text, _ = post(server.base_url + "/chat/completions", chat_body())
+            assert status == 503 and json.loads(text)["error"]["type"] == "server_error"
+        finally:
+            for sock in socks:
+                sock.close()
+        deadline = time.monotonic() + 5
+        while server.httpd.open_connections and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert post(server.base_url + "/chat/completions", chat_body())[0] == 200
 
 
 def test_a_crash_in_the_server_itself_is_a_500_reply(server, monkeypatch):
@@ -404,7 +542,7 @@ def test_a_bad_field_is_named_with_what_it_must_be_and_the_value_sent():
     assert str(info.value) == "'temperature' must be a number from 0.0 to 2.0, got 3"
     with pytest.raises(ServeError) as info:
         validate_chat_request({"messages": [{"content": "x"}]})
-    assert str(info.value).startswith("'messages[0].role' is required: a string")
+    assert str(info.value).startswith("'messages[0].role' is required: one of system, user, assistant")
     with pytest.raises(ServeError) as info:
         validate_chat_request(chat_body(max_completion_tokens=0))
     assert info.value.param == "max_completion_tokens"

@@ -8,7 +8,8 @@ ragas) instead of loading its own copy. The parts, one concern each:
     requests    the request bodies as pydantic models, and the llama.cpp requests made of them
     stats       what /stats counts, in total and per requested model name
     backend     what is served: any ChatBackend; XllamacppChatBackend is the local model
-    handler     the HTTP side: routes, the API key, body limits, replies, server-sent events
+    handler     the HTTP side: routes, the Host and the API key, body limits, replies, server-sent events
+    connections the listening side: a thread per connection up to a cap, deadlines for slow requests
     server      ModelServer: a backend, its model slots and counts, served in a thread
     run         serve(): load, print the URL, serve until Ctrl-C (the command line is in apps.cli)
 

@@ -7,11 +7,18 @@
     POST /v1/chat/completions        an OpenAI chat completion (``stream`` answered as one chunk)
     POST /v1/completions             a text completion in llama.cpp's shape
 
+Before anything else, unless the server allows remote clients, the ``Host`` header must name
+this machine (``localhost``, ``127.0.0.1``, ``[::1]``): a web page whose name was rebound to
+127.0.0.1 (DNS rebinding) sends its own name there and is refused. A POST must say
+``Content-Type: application/json``, which a page cannot send to another origin without asking
+first (a form or a plain ``fetch`` can only send ``text/plain`` and the like).
+
 The key is checked before a body is read. A body is read only when it is announced by
 Content-Length and within :data:`~.limits.MAX_BODY_BYTES`; a request refused before its body
 was read closes the connection (else the unread body would be taken for the next request). A
-client silent for the server's ``read_timeout_s`` while sending is dropped. Nothing of a request
-or reply is logged.
+client silent for the server's ``read_timeout_s`` while sending is dropped, and so is one whose
+headers or body are not all in by their deadline (:mod:`.connections`). Nothing of a request or
+reply is logged.
 """
 
 from __future__ import annotations
@@ -21,27 +28,50 @@ import json
 import logging
 from collections.abc import Callable, Mapping
 from http.server import BaseHTTPRequestHandler
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
+from ...infra.hosts import is_loopback
 from .errors import ServeError
-from .limits import MAX_BODY_BYTES
-from .requests import ChatRequest, parse_request
+from .limits import BODY_DEADLINE_S, HEADER_DEADLINE_S, MAX_BODY_BYTES
+from .requests import ChatRequest, decode_body, parse_request
 from .stats import request_model
 
-if TYPE_CHECKING:
-    from .server import ModelServer
-
-__all__ = ["Handler"]
+__all__ = ["Handler", "ServedApp"]
 
 log = logging.getLogger(__name__)
 
 
-class Handler(BaseHTTPRequestHandler):
-    """One connection's requests. ``app`` (the ModelServer) and ``timeout`` are set on a bound subclass."""
+class ServedApp(Protocol):
+    """What the routes answer from (a :class:`~.server.ModelServer`)."""
 
-    app: ModelServer
+    api_key: str | None
+    allow_remote: bool
+
+    def models(self) -> dict[str, Any]: ...
+
+    def stats(self, *, reset: bool = False) -> dict[str, Any]: ...
+
+    def count(self, model: str | None = None, **deltas: float) -> None: ...
+
+    def reply_to_chat(self, request: ChatRequest, model: str | None) -> dict[str, Any]: ...
+
+    def complete(self, body: Any) -> dict[str, Any]: ...
+
+
+class Handler(BaseHTTPRequestHandler):
+    """One connection's requests. ``app``, ``timeout`` (per read) and the deadlines are set on a bound subclass;
+    the server is a :class:`~.connections.GuardedHTTPServer`."""
+
+    app: ServedApp
+    header_deadline_s: float = HEADER_DEADLINE_S
+    body_deadline_s: float = BODY_DEADLINE_S
     protocol_version = "HTTP/1.1"
     server_version = "lvf-serve"
+
+    def handle_one_request(self) -> None:
+        self.server.watch(self.connection, self.header_deadline_s,  # type: ignore[attr-defined]
+                          f"the request line and headers did not all arrive within {self.header_deadline_s:g} s")
+        super().handle_one_request()
 
     def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - stdlib signature
         log.debug("%s %s", self.address_string(), format % args)
@@ -56,7 +86,11 @@ class Handler(BaseHTTPRequestHandler):
     def _guarded(self, route: Callable[[str], None]) -> None:
         """Run ``route``; a refusal is answered in OpenAI's error shape, a crash with a 500 (never no reply)."""
         path = self.path.split("?", 1)[0].rstrip("/")
+        if not self.server.unwatch(self.connection):  # type: ignore[attr-defined]
+            self.close_connection = True  # cut at its deadline, answered 408 already
+            return
         try:
+            self._check_host()
             route(path)
         except ServeError as exc:
             self._send(exc.status, exc.body())
@@ -80,6 +114,7 @@ class Handler(BaseHTTPRequestHandler):
 
     def _post(self, path: str) -> None:
         self._check_key()
+        self._check_content_type()
         body = self._read_json()
         if path in ("/v1/chat/completions", "/chat/completions"):
             answered = self._answer(body, lambda: self._chat(body))
@@ -119,6 +154,27 @@ class Handler(BaseHTTPRequestHandler):
         return None
 
     # --- requests ---------------------------------------------------------------------------
+    def _check_host(self) -> None:
+        """Unless remote clients are allowed, the Host header (when sent) must name this machine."""
+        host = self.headers.get("Host")
+        if self.app.allow_remote or host is None:
+            return
+        name = host.strip()
+        name = name[1:name.find("]")] if name.startswith("[") else name.rpartition(":")[0] or name
+        if not is_loopback(name.lower()):
+            self.close_connection = True
+            raise ServeError(f"Host {host[:80]!r} is not this machine: the server answers requests made to "
+                             "localhost, 127.0.0.1 or [::1] (a web page whose name points at 127.0.0.1 sends its "
+                             "own). Use one of those in the URL, or serve with --allow-remote and a key",
+                             status=403, kind="permission_error")
+
+    def _check_content_type(self) -> None:
+        sent = self.headers.get("Content-Type") or ""
+        if sent.split(";", 1)[0].strip().lower() != "application/json":
+            self.close_connection = True  # the body stays unread
+            raise ServeError(f"Content-Type {sent[:80]!r} is not accepted: send the body as JSON with "
+                             "'Content-Type: application/json'", status=415, param="Content-Type")
+
     def _check_key(self) -> None:
         key = self.app.api_key
         if not key:
@@ -146,23 +202,22 @@ class Handler(BaseHTTPRequestHandler):
         if size > MAX_BODY_BYTES:
             self.close_connection = True
             raise ServeError(f"request body of {size} bytes is over the {MAX_BODY_BYTES} byte limit", status=413)
+        self.server.watch(self.connection, self.body_deadline_s,  # type: ignore[attr-defined]
+                          f"the request body did not all arrive within {self.body_deadline_s:g} s")
         try:
             raw = self.rfile.read(size)
         except TimeoutError:
             self.close_connection = True
             raise ServeError(f"the request body did not arrive: nothing for {self.timeout:g} s", status=408) from None
+        finally:
+            in_time = self.server.unwatch(self.connection)  # type: ignore[attr-defined]
+        if not in_time:
+            self.close_connection = True
+            raise ServeError(f"the request body did not all arrive within {self.body_deadline_s:g} s", status=408)
         if len(raw) < size:
             self.close_connection = True
             raise ServeError(f"the request body ended after {len(raw)} of {size} bytes")
-        if not raw:
-            return {}
-        try:
-            return json.loads(raw)
-        except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-            raise ServeError(f"the request body is not valid JSON: {exc}") from None
-        except RecursionError:
-            raise ServeError("the request body is nested too deeply to read: send at most a few hundred levels of "
-                             "objects and lists") from None
+        return decode_body(raw)
 
     # --- replies ----------------------------------------------------------------------------
     def _send(self, status: int, payload: Any) -> None:

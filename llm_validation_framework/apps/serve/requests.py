@@ -12,21 +12,26 @@ the declared fields that were given, with the server's completion budget when no
 
 from __future__ import annotations
 
+import json
+import sys
 from collections.abc import Mapping
 from typing import Annotated, Any, ClassVar, Literal, TypeVar, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr, ValidationError, model_validator
 
 from .errors import ServeError
-from .limits import DEFAULT_MAX_TOKENS, MAX_N
+from .limits import DEFAULT_MAX_TOKENS, MAX_COMPLETION_TOKENS, MAX_N
 
-__all__ = ["ChatMessage", "ChatRequest", "CompletionRequest", "JsonSchemaFormat", "ResponseFormat", "parse_request",
-           "validate_chat_request", "validate_completion_request"]
+__all__ = ["ChatMessage", "ChatRequest", "CompletionRequest", "JsonSchemaFormat", "ResponseFormat", "decode_body",
+           "parse_request", "validate_chat_request", "validate_completion_request"]
 
-_MAX_TOKENS = "a positive integer"
+_MAX_TOKENS = f"a positive integer up to {MAX_COMPLETION_TOKENS}"
 _TEMPERATURE = "a number from 0.0 to 2.0"
 _TOP_P = "a number from 0.0 to 1.0"
-_SEED = "an integer"
+#: llama.cpp reads a seed into 64 bits
+_SEED_MIN, _SEED_MAX = -(2 ** 63), 2 ** 64 - 1
+_SEED = "an integer that fits in 64 bits"
+_ROLES = ("system", "user", "assistant", "tool", "developer", "function")
 _STOP = "a string or a list of strings"
 _PENALTY = "a number from -2.0 to 2.0"
 
@@ -38,7 +43,7 @@ class ChatMessage(BaseModel):
 
     model_config = ConfigDict(extra="allow")
 
-    role: StrictStr = Field(description="a string ('system', 'user', 'assistant' …)")
+    role: Literal[_ROLES] = Field(description="one of " + ", ".join(_ROLES))
     content: StrictStr | list[Any] | None = Field(None, description="a string or a list of content parts")
 
     def flattened(self, param: str) -> dict[str, Any]:
@@ -83,11 +88,11 @@ class ChatRequest(BaseModel):
     model_config = ConfigDict(extra="ignore")
 
     messages: list[ChatMessage] = Field(min_length=1, description="a non-empty list of {role, content} objects")
-    max_tokens: StrictInt | None = Field(None, ge=1, description=_MAX_TOKENS)
-    max_completion_tokens: StrictInt | None = Field(None, ge=1, description=_MAX_TOKENS)
+    max_tokens: StrictInt | None = Field(None, ge=1, le=MAX_COMPLETION_TOKENS, description=_MAX_TOKENS)
+    max_completion_tokens: StrictInt | None = Field(None, ge=1, le=MAX_COMPLETION_TOKENS, description=_MAX_TOKENS)
     temperature: float | None = Field(None, strict=True, ge=0.0, le=2.0, description=_TEMPERATURE)
     top_p: float | None = Field(None, strict=True, ge=0.0, le=1.0, description=_TOP_P)
-    seed: StrictInt | None = Field(None, description=_SEED)
+    seed: StrictInt | None = Field(None, ge=_SEED_MIN, le=_SEED_MAX, description=_SEED)
     stop: StrictStr | list[StrictStr] | None = Field(None, description=_STOP)
     logprobs: StrictBool | None = Field(None, description="true or false")
     top_logprobs: StrictInt | None = Field(None, ge=0, le=20, description="an integer from 0 to 20")
@@ -140,10 +145,10 @@ class CompletionRequest(BaseModel):
 
     prompt: _Prompt | Annotated[list[_Prompt], Field(min_length=1, max_length=1)] = Field(
         description="a non-empty string (one prompt per request)")
-    max_tokens: StrictInt | None = Field(None, ge=1, description=_MAX_TOKENS)
+    max_tokens: StrictInt | None = Field(None, ge=1, le=MAX_COMPLETION_TOKENS, description=_MAX_TOKENS)
     temperature: float | None = Field(None, strict=True, ge=0.0, le=2.0, description=_TEMPERATURE)
     top_p: float | None = Field(None, strict=True, ge=0.0, le=1.0, description=_TOP_P)
-    seed: StrictInt | None = Field(None, description=_SEED)
+    seed: StrictInt | None = Field(None, ge=_SEED_MIN, le=_SEED_MAX, description=_SEED)
     stop: StrictStr | list[StrictStr] | None = Field(None, description=_STOP)
     n_probs: StrictInt | None = Field(None, ge=0, le=20, description="an integer from 0 to 20 (top tokens of "
                                                                    "each position; OpenAI's 'logprobs' means the same)")
@@ -174,6 +179,57 @@ _Request = TypeVar("_Request", ChatRequest, CompletionRequest)
 _MODELS = (ChatMessage, JsonSchemaFormat, ResponseFormat, ChatRequest, CompletionRequest)
 #: every field name a body may use (what is not one in an error's location is a pydantic union tag)
 _FIELD_NAMES = {field.alias or name for model in _MODELS for name, field in model.model_fields.items()}
+
+
+class _LongInteger:
+    """An integer of more digits than Python converts (``sys.get_int_max_str_digits``), kept as its size."""
+
+    def __init__(self, text: str) -> None:
+        self.digits = len(text.lstrip("-"))
+
+    def __repr__(self) -> str:
+        return f"an integer of {self.digits} digits"
+
+
+def decode_body(raw: bytes) -> Any:
+    """A request body read as JSON (empty: ``{}``), or a ServeError (400) saying what is wrong with it;
+    an integer too long to convert is a 400 naming the field it is in, not a crash."""
+    if not raw:
+        return {}
+    limit = sys.get_int_max_str_digits()
+    found: list[_LongInteger] = []
+
+    def integer(text: str) -> int | _LongInteger:
+        if limit and len(text.lstrip("-")) > limit:
+            found.append(_LongInteger(text))
+            return found[-1]
+        return int(text)
+
+    try:
+        body = json.loads(raw, parse_int=integer)
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise ServeError(f"the request body is not valid JSON: {exc}") from None
+    except RecursionError:
+        raise ServeError("the request body is nested too deeply to read: send at most a few hundred levels of "
+                         "objects and lists") from None
+    if found:
+        param = _path_of(body, found[0])
+        raise ServeError(f"'{param}' is {found[0]!r}: no number this server reads is that long", param=param or None)
+    return body
+
+
+def _path_of(body: Any, target: object) -> str:
+    """Where ``target`` sits in ``body``, as ``messages[0].seed`` (walked without recursion: bodies nest deep)."""
+    stack: list[tuple[Any, str]] = [(body, "")]
+    while stack:
+        value, path = stack.pop()
+        if value is target:
+            return path
+        if isinstance(value, dict):
+            stack.extend((item, f"{path}.{key}".lstrip(".")) for key, item in value.items())
+        elif isinstance(value, list):
+            stack.extend((item, f"{path}[{index}]") for index, item in enumerate(value))
+    return ""
 
 
 def parse_request(model: type[_Request], body: Any) -> _Request:

@@ -1,7 +1,8 @@
 """``ModelServer``: one backend behind an OpenAI-compatible HTTP API, with its counts.
 
 ``with ModelServer(backend, port=0) as server: server.base_url`` serves in a thread; the HTTP
-side (routes, body limits, keys) is :mod:`.handler`. Requests reach the backend through at most
+side (routes, body limits, keys, hosts) is :mod:`.handler`, the connection cap and deadlines
+:mod:`.connections`. Requests reach the backend through at most
 ``backend.parallel`` model slots at once (one by default); the rest wait here.
 """
 
@@ -11,44 +12,56 @@ import threading
 import time
 import uuid
 from collections.abc import Callable, Mapping
-from http.server import ThreadingHTTPServer
 from typing import Any
 
 from .backend import ChatBackend
+from .connections import GuardedHTTPServer
 from .errors import ServeError
 from .handler import Handler
-from .limits import DEFAULT_HOST, DEFAULT_MAX_TOKENS, DEFAULT_PORT, MAX_STATS_MODELS, READ_TIMEOUT_S, check_host
+from .limits import (
+    BODY_DEADLINE_S,
+    DEFAULT_HOST,
+    DEFAULT_MAX_TOKENS,
+    DEFAULT_PORT,
+    HEADER_DEADLINE_S,
+    MAX_CONNECTIONS,
+    MAX_STATS_MODELS,
+    READ_TIMEOUT_S,
+    check_host,
+)
 from .requests import ChatRequest, CompletionRequest, parse_request
 from .stats import StatsBook, request_model
 
 __all__ = ["ModelServer"]
 
 
-class _HTTPServer(ThreadingHTTPServer):
-    daemon_threads = True
-    #: connections the kernel queues before accept (the stdlib's 5 refuses a burst of clients)
-    request_queue_size = 128
-
-
 class ModelServer:
     """The HTTP server of one backend. ``api_key`` (a Bearer token) is required by every route but /health;
-    a host other than loopback needs ``allow_remote`` and an ``api_key``."""
+    a host other than loopback needs ``allow_remote`` and an ``api_key`` of 16 characters or more. Without
+    ``allow_remote`` only requests addressed to a loopback name (the ``Host`` header) are answered.
+
+    ``read_timeout_s`` bounds each read of a request, ``header_deadline_s`` and ``body_deadline_s`` the
+    whole of its headers and of its body; at most ``max_connections`` are served at once."""
 
     def __init__(self, backend: ChatBackend, host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, *,
                  api_key: str | None = None, allow_remote: bool = False,
                  default_max_tokens: int = DEFAULT_MAX_TOKENS, read_timeout_s: float = READ_TIMEOUT_S,
-                 max_stats_models: int = MAX_STATS_MODELS) -> None:
+                 header_deadline_s: float = HEADER_DEADLINE_S, body_deadline_s: float = BODY_DEADLINE_S,
+                 max_connections: int = MAX_CONNECTIONS, max_stats_models: int = MAX_STATS_MODELS) -> None:
         check_host(host, allow_remote, api_key)
         self.backend = backend
         self.api_key = api_key
+        self.allow_remote = allow_remote
         self.default_max_tokens = default_max_tokens
         self.started_at = time.time()
         #: how many requests may be inside the model at once (the backend's llama.cpp slots)
         self.parallel = int(getattr(backend, "parallel", 1) or 1)
         self._model_slots = threading.BoundedSemaphore(self.parallel)
         self._stats = StatsBook(max_stats_models)
-        handler = type("_BoundHandler", (Handler,), {"app": self, "timeout": read_timeout_s})
-        self.httpd = _HTTPServer((host, port), handler)
+        handler = type("_BoundHandler", (Handler,), {"app": self, "timeout": read_timeout_s,
+                                                     "header_deadline_s": header_deadline_s,
+                                                     "body_deadline_s": body_deadline_s})
+        self.httpd = GuardedHTTPServer((host, port), handler, max_connections=max_connections)
         self._thread: threading.Thread | None = None
 
     @property
