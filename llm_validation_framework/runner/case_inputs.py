@@ -69,13 +69,20 @@ def unparsed_inputs(data: Any) -> dict[str, Any] | None:
     fields = {}
     for key in _KNOWN:
         if key in data and data[key] is not None:
-            value = data[key]
-            text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, default=str)
-            fields[key] = _capped(text, key, cut)
+            fields[key] = _capped(_as_text(data[key]), key, cut)
     record: dict[str, Any] = {"unparsed": fields}
     if cut:
         record["cut"] = cut
     return record
+
+
+def _as_text(value: Any) -> str:
+    if isinstance(value, str):
+        return value
+    try:
+        return json.dumps(value, ensure_ascii=False, default=str)
+    except (ValueError, RecursionError):  # nested past Python's limit (the row parsed higher up the stack)
+        return f"(a {type(value).__name__} nested too deeply to show)"
 
 
 def inputs_of(data: Any) -> dict[str, Any] | None:

@@ -1,7 +1,8 @@
 """Read a JSONL file of cases one line at a time and map its field names onto ours.
 
 Memory stays flat however long the file is: rows are parsed as they are consumed. A row
-that is not UTF-8, not a JSON object, or whose mapped fields are malformed, becomes a :class:`CaseRow`
+that is not UTF-8, not a JSON object, nested deeper than Python's JSON reader goes, holding an
+integer longer than Python reads, or whose mapped fields are malformed, becomes a :class:`CaseRow`
 carrying an :class:`InputError` with its line number and field, and the run goes on. A UTF-8
 byte-order mark before line 1 is ignored.
 
@@ -34,6 +35,8 @@ from __future__ import annotations
 import gzip
 import io
 import json
+import re
+import sys
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -172,7 +175,8 @@ def iter_cases(path: str | Path, field_map: Mapping[str, str] | None = None,
                limit: int | None = None) -> Iterator[CaseRow]:
     """Yield one :class:`CaseRow` per non-blank line, streaming. Ids default to ``line-N``.
 
-    A repeated id gets ``#2``, ``#3`` … appended (so ``--resume`` stays exact) and a note in meta.
+    A repeated id gets ``#2``, ``#3`` … appended, never one another line already has (so ``--resume``
+    stays exact), and a note in meta.
     """
     p = _check_path(path)
     seen: dict[str, int] = {}
@@ -187,20 +191,27 @@ def iter_cases(path: str | Path, field_map: Mapping[str, str] | None = None,
 
 def _row(number: int, data: bytes, field_map: Mapping[str, str] | None, seen: dict[str, int]) -> CaseRow:
     fallback = f"line-{number}"
+
+    def failed(message: str, field: str = "line") -> CaseRow:
+        return CaseRow(number, _unique(fallback, seen), error=InputError(message, field=field))
+
     try:
         line = data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        return CaseRow(number, fallback, error=InputError(
-            f"line {number}: not UTF-8 text (byte 0x{data[exc.start]:02x} at byte {exc.start + 1} of the line); "
-            "save the file as UTF-8", field="line"))
+        return failed(f"line {number}: not UTF-8 text (byte 0x{data[exc.start]:02x} at byte {exc.start + 1} of the "
+                      "line); save the file as UTF-8")
     try:
         raw = json.loads(line)
     except json.JSONDecodeError as exc:
-        return CaseRow(number, fallback, error=InputError(_json_error(number, line, exc), field="line"))
+        return failed(_json_error(number, line, exc))
+    except RecursionError:  # Python's reader stops near 1 000 levels of nesting: that line, not the run
+        return failed(f"line {number}: JSON nested deeper than Python's reader allows (about 1 000 levels of lists "
+                      "or objects); a case needs a few levels: flatten the record")
+    except ValueError:  # an integer of more digits than int() reads (sys.get_int_max_str_digits)
+        return failed(_number_error(number, line))
     if not isinstance(raw, dict):
-        return CaseRow(number, fallback, error=InputError(
-            f"line {number}: expected a JSON object like {{\"question\": ..., \"answer\": ...}}, "
-            f"got {type(raw).__name__}", field="line"))
+        return failed(f"line {number}: expected a JSON object like {{\"question\": ..., \"answer\": ...}}, "
+                      f"got {type(raw).__name__}")
     data, meta = map_fields(raw, field_map)
     raw_id = data.get("id")
     if raw_id is None or (isinstance(raw_id, str) and not raw_id.strip()):
@@ -208,15 +219,43 @@ def _row(number: int, data: bytes, field_map: Mapping[str, str] | None, seen: di
     elif isinstance(raw_id, (str, int)) and not isinstance(raw_id, bool):
         case_id = str(raw_id)
     else:
-        return CaseRow(number, fallback, error=InputError(
-            f"line {number}: field 'id' must be a string or an integer, got {type(raw_id).__name__}", field="id"))
-    count = seen.get(case_id, 0) + 1
-    seen[case_id] = count
-    if count > 1:
+        return failed(f"line {number}: field 'id' must be a string or an integer, got {type(raw_id).__name__}", "id")
+    unique = _unique(case_id, seen)
+    if unique != case_id:
         meta["duplicate_id"] = case_id
-        case_id = f"{case_id}#{count}"
-    data["id"] = case_id
-    return CaseRow(number, case_id, data=data, meta=meta)
+    data["id"] = unique
+    return CaseRow(number, unique, data=data, meta=meta)
+
+
+def _unique(case_id: str, seen: dict[str, int]) -> str:
+    """``case_id``, or the first of ``case_id#2``, ``case_id#3`` … that no earlier line has, given or made.
+
+    Unique against every id seen, not only the given ones: lines ``dup``, ``dup``, ``dup#2`` are
+    ``dup``, ``dup#2``, ``dup#2#2``; a made id that one later line gives as its own would otherwise
+    put two cases under one id, and ``--resume`` would count the second as done. Ids depend only on
+    the lines before, so a resumed run makes the same ones. ``seen`` maps each id to the last
+    suffix tried for it."""
+    if case_id not in seen:
+        seen[case_id] = 1
+        return case_id
+    count = seen[case_id]
+    while True:
+        count += 1
+        candidate = f"{case_id}#{count}"
+        if candidate not in seen:
+            break
+    seen[case_id] = count
+    seen[candidate] = 1
+    return candidate
+
+
+def _number_error(number: int, line: str) -> str:
+    """Where the line holds an integer too long to read, and what to write instead."""
+    limit = sys.get_int_max_str_digits() or 4300
+    found = re.search(rf"\d{{{limit + 1},}}", line)
+    where = f", column {found.start() + 1}" if found else ""
+    return (f"line {number}{where}: an integer of more than {limit:,} digits, more than Python reads; "
+            "write such a value as a string")
 
 
 def _json_error(number: int, line: str, exc: json.JSONDecodeError) -> str:

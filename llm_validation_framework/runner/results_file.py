@@ -99,18 +99,36 @@ class ResultsWriter:
         if self.path.parent and not self.path.parent.exists():
             self.path.parent.mkdir(parents=True, exist_ok=True)
         needs_newline = append and self.path.exists() and _repair_torn_tail(self.path)
-        self._handle = open(self.path, "a" if append else "w", encoding="utf-8")
+        # A lone surrogate (valid in JSON and in a str, "\ud800") is not UTF-8: written as its escape,
+        # which inside a JSON string reads back as the same character, so no string stops a run
+        self._handle = open(self.path, "a" if append else "w", encoding="utf-8", errors="backslashreplace")
         if needs_newline:  # a whole record written but not its newline: start ours on a fresh line
             self._handle.write("\n")
 
     def write(self, record: Mapping[str, Any]) -> None:
-        record = scrub(record, self._secrets, REDACTED)
         try:
-            line = json.dumps(record, ensure_ascii=False, allow_nan=False, default=self._text)
-        except ValueError:  # NaN / inf somewhere: JSON has no such numbers, write null
-            line = json.dumps(_finite(record), ensure_ascii=False, allow_nan=False, default=self._text)
+            line = self._dumps(scrub(record, self._secrets, REDACTED))
+        except (ValueError, RecursionError):  # NaN / inf, or a value nested past Python's limit: field by field
+            line = self._dumps({str(key): self._writable(value) for key, value in record.items()})
         self._handle.write(line + "\n")
         self._handle.flush()
+
+    def _dumps(self, value: Any) -> str:
+        return json.dumps(value, ensure_ascii=False, allow_nan=False, default=self._text)
+
+    def _writable(self, value: Any) -> Any:
+        """``value`` scrubbed, as JSON can hold it: NaN and inf as null; one nested too deeply to
+        write, a note saying so (the rest of its line is kept)."""
+        try:
+            value = scrub(value, self._secrets, REDACTED)
+            try:
+                self._dumps(value)
+            except ValueError:  # NaN / inf somewhere: JSON has no such numbers, write null
+                value = _finite(value)
+                self._dumps(value)
+            return value
+        except (ValueError, RecursionError):
+            return f"(not written: a {type(value).__name__} nested deeper than JSON can be written here)"
 
     def _text(self, value: Any) -> str:
         """What JSON cannot hold, as text: scrubbed like every other string."""
@@ -184,7 +202,7 @@ def _repair_torn_tail(path: Path) -> bool:
 def _is_record(data: bytes) -> bool:
     try:
         record = json.loads(data.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError):
+    except (ValueError, RecursionError):  # not UTF-8, not JSON, nested or numbered past Python's limits
         return False
     return isinstance(record, dict) and record.get("type") in ("header", "case", "footer")
 
@@ -198,7 +216,7 @@ def iter_results(path: str | os.PathLike[str], *, on_bad_line=None) -> Iterator[
                 continue
             try:
                 record = json.loads(line)
-            except json.JSONDecodeError:
+            except (ValueError, RecursionError):  # not JSON, or past Python's nesting or integer limits
                 if on_bad_line is not None:
                     on_bad_line(number, line)
                 continue

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -140,9 +141,33 @@ def _conversation(data: Mapping[str, Any]) -> tuple[Turn, ...]:
     return tuple(turns)
 
 
+#: half of a UTF-16 pair without its other half: valid in JSON (``"\ud800"``) and in a Python str, but
+#: no encoder writes it (the judge's request, the detector's tokenizer and the results file all fail)
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _check_encodable(sample: Sample, passages_key: str = "passages") -> None:
+    """InputError naming the field of the first text holding a lone surrogate (JavaScript's
+    ``JSON.stringify`` writes one for a string cut inside an emoji); the other cases are untouched."""
+    texts = [("question", "data['question']", sample.question), ("answer", "data['answer']", sample.answer),
+             ("reference", "data['reference']", sample.reference)]
+    texts += [("references", f"data['references'][{i}]", text) for i, text in enumerate(sample.references)]
+    texts += [(passages_key, f"data['contexts'][{i}]" if passages_key == "contexts" else
+               f"data['passages'][{i}]['text']", p.text) for i, p in enumerate(sample.passages)]
+    texts += [("conversation", f"data['conversation'][{i}]['content']", turn.content)
+              for i, turn in enumerate(sample.conversation)]
+    for name, where, text in texts:
+        found = None if not text or text.isascii() else _LONE_SURROGATE.search(text)
+        if found:
+            raise InputError(f"{where} holds a lone surrogate ({found.group().encode('unicode_escape').decode()} at "
+                             f"character {found.start() + 1}), which is not text: remove it or replace it with "
+                             "U+FFFD (a string cut inside an emoji leaves one)", field=name)
+
+
 def parse_sample(data: Any) -> Sample:
     """Validate a case dict into a :class:`Sample` (requirements per check are checked later)."""
     if isinstance(data, Sample):
+        _check_encodable(data)
         return data
     if not isinstance(data, Mapping):
         raise InputError(f"data must be a dict like {{'question': ..., 'answer': ...}}, got {type(data).__name__}",
@@ -158,7 +183,7 @@ def parse_sample(data: Any) -> Sample:
         raise InputError("data['metadata'] must be a dict", field="metadata")
     passages = _passages(data)
     sample_id = data.get("id")
-    return Sample(
+    sample = Sample(
         question=_text(data, "question"),
         answer=_text(data, "answer"),
         reference=_text(data, "reference"),
@@ -169,3 +194,5 @@ def parse_sample(data: Any) -> Sample:
         metadata=dict(metadata),
         passages_given=bool(passages),
     )
+    _check_encodable(sample, "passages" if data.get("passages") is not None else "contexts")
+    return sample

@@ -41,7 +41,8 @@ def write_comparison(comparison: Comparison, path: str | os.PathLike[str]) -> Pa
     """Write :func:`render_comparison` to ``path`` (its folder is created)."""
     target = Path(path).expanduser()
     target.parent.mkdir(parents=True, exist_ok=True)
-    target.write_text(render_comparison(comparison), encoding="utf-8")
+    # a lone surrogate a case held ("\ud800") is not UTF-8: it shows as its escape, it does not stop the page
+    target.write_text(render_comparison(comparison), encoding="utf-8", errors="backslashreplace")
     return target
 
 

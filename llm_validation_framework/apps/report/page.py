@@ -44,7 +44,9 @@ def write_report(results: str | os.PathLike[str], out: str | os.PathLike[str]) -
         raise ConfigError(f"{path} holds no lvf results (no header or case lines)")
     target = Path(out).expanduser()
     target.parent.mkdir(parents=True, exist_ok=True)
-    target.write_text(render_report(headers, cases.values(), title=path.name), encoding="utf-8")
+    # a lone surrogate a case held ("\ud800") is not UTF-8: it shows as its escape, it does not stop the report
+    target.write_text(render_report(headers, cases.values(), title=path.name), encoding="utf-8",
+                      errors="backslashreplace")
     return target
 
 
