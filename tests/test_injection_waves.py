@@ -27,6 +27,8 @@ class CountingDetector:
         self.batches.append(list(sentences))
         if self.fail:
             raise RuntimeError("the embedding model crashed")
+        if any("UNREADABLE" in s for s in sentences):  # one text the model cannot read
+            raise UnicodeEncodeError("utf-8", "UNREADABLE", 0, 1, "surrogates not allowed")
         return np.array([0.99 if s.startswith("GRADER:") else 0.0 for s in sentences])
 
 
@@ -77,7 +79,37 @@ def test_a_failure_reaches_every_reader_of_the_wave(monkeypatch):
 
     outcomes = asyncio.run(main())
     assert [str(o) for o in outcomes] == ["the embedding model crashed"] * 2
-    assert failing.batches == [["One.", "Two."]]
+    assert failing.batches == [["One.", "Two."], ["One."], ["Two."]]  # each reader's own texts, alone
+
+
+def test_a_text_the_model_cannot_read_fails_only_its_own_reader(detector):
+    async def main():
+        return await asyncio.gather(read_together(["One."]), read_together(["UNREADABLE text."]),
+                                    read_together(["Three."]), return_exceptions=True)
+
+    outcomes = asyncio.run(main())
+    assert outcomes[0] is None and outcomes[2] is None
+    assert isinstance(outcomes[1], UnicodeEncodeError)
+    assert detector.batches[0] == ["One.", "UNREADABLE text.", "Three."]
+    assert injection_model.read_texts(["One."])[0][0][2] == 0.0  # read and kept for the checks
+
+
+def test_one_cases_unreadable_text_leaves_the_other_cases_of_its_batch_judged(detector, tmp_path):
+    import json
+
+    from llm_validation_framework.runner import iter_results, run_dataset
+
+    cases = [{"id": f"c{i}", "question": f"Where is landmark {i}?", "answer": f"Landmark {i} is in town {i}."}
+             for i in range(8)]
+    cases[5]["answer"] = "UNREADABLE text."
+    path = tmp_path / "cases.jsonl"
+    path.write_text("".join(json.dumps(case) + "\n" for case in cases))
+    judge = ScriptedJudge(lambda request: {"verdict": "yes", "reason": "on topic"})
+    summary = run_dataset(path, "relevancy", judge=judge, cache=False, concurrency=8, out=tmp_path / "r.jsonl")
+    assert len(detector.batches[0]) > 2  # the cases were read together
+    statuses = {r["id"]: r["status"] for r in iter_results(tmp_path / "r.jsonl") if r["type"] == "case"}
+    assert statuses == {f"c{i}": "ERROR" if i == 5 else "PASS" for i in range(8)}
+    assert summary["relevancy"].errors == 1
 
 
 def test_a_cancelled_reader_leaves_the_others_their_batch(detector):

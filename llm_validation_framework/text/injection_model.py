@@ -263,13 +263,10 @@ def read_texts(texts: list[str]) -> list[tuple[tuple[int, int, float], ...]]:
 
 
 class _Wave:
-    """The texts asked for in one turn of an event loop, and the future their readers wait on."""
+    """The texts asked for in one turn of an event loop, each reader's with the future it waits on."""
 
-    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
-        self.texts: list[str] = []
-        self.done = loop.create_future()
-        # a wave whose readers were all cancelled must not log "exception was never retrieved"
-        self.done.add_done_callback(lambda future: future.cancelled() or future.exception())
+    def __init__(self) -> None:
+        self.readers: list[tuple[list[str], asyncio.Future[None]]] = []
 
 
 _waves: dict[asyncio.AbstractEventLoop, _Wave] = {}
@@ -282,25 +279,49 @@ async def read_together(texts: list[str]) -> None:
     The embedding model's run costs about as much for one short sentence as for several (it streams
     its weights either way), and a run's concurrent cases reach their checks in waves (a burst of
     judge replies starts the next cases at once): reading a wave in one batch costs a fraction of
-    one run per case. The result of a text does not depend on the batch it was read in."""
+    one run per case. The result of a text does not depend on the batch it was read in, and
+    neither does a failure: when the batch fails, each reader's texts are read again alone, so
+    one case's unreadable text is that case's error and the others are read as usual."""
     loop = asyncio.get_running_loop()
     wave = _waves.get(loop)
     if wave is None:
-        wave = _waves[loop] = _Wave(loop)
+        wave = _waves[loop] = _Wave()
         # after the callbacks already due in this turn: the other cases woken with this one join it
         loop.call_soon(_read_wave, loop)
-    wave.texts.extend(texts)
-    await asyncio.shield(wave.done)
+    done: asyncio.Future[None] = loop.create_future()
+    # a reader cancelled before its failure is set must not log "exception was never retrieved"
+    done.add_done_callback(lambda future: future.cancelled() or future.exception())
+    wave.readers.append((list(texts), done))
+    await done
 
 
 def _read_wave(loop: asyncio.AbstractEventLoop) -> None:
-    wave = _waves.pop(loop)
+    readers = _waves.pop(loop).readers
     try:
-        read_texts(wave.texts)
-    except Exception as exc:  # noqa: BLE001 - every reader gets the failure, as it would have alone
-        wave.done.set_exception(exc)
+        read_texts([text for texts, _ in readers for text in texts])
+    except Exception as exc:  # noqa: BLE001 - each reader then gets its own texts' outcome
+        if len(readers) == 1:
+            _settle(readers[0][1], exc)
+            return
+        for texts, done in readers:
+            try:
+                read_texts(texts)
+            except Exception as own:  # noqa: BLE001 - this reader's failure, as it would have been alone
+                _settle(done, own)
+            else:
+                _settle(done, None)
     else:
-        wave.done.set_result(None)
+        for _, done in readers:
+            _settle(done, None)
+
+
+def _settle(done: asyncio.Future[None], failure: Exception | None) -> None:
+    if done.done():  # its reader was cancelled
+        return
+    if failure is None:
+        done.set_result(None)
+    else:
+        done.set_exception(failure)
 
 
 def clear_cache() -> None:
