@@ -4,7 +4,7 @@ modules import each other (directly or around a longer circle).
 Layers, lowest first (a module may import its own layer and any lower one):
 
     errors, _lazy, _version < types < infra < text < judges < retrieval = citations < checks
-    < agents < runner < apps
+    < agents < runner = guard < apps
 
 The package root (``__init__``) and ``testing.py`` are the public API and may import anything.
 Every import counts for the layer rule: module level, inside functions, under ``TYPE_CHECKING``,
@@ -36,7 +36,7 @@ LAYERS: dict[str, int] = {
     "retrieval": 5, "citations": 5,
     "checks": 6,
     "agents": 7,
-    "runner": 8,
+    "runner": 8, "guard": 8,
     "apps": 9,
 }
 #: modules that are the public API: they may import from any layer (and nothing else may import them)
