@@ -44,9 +44,9 @@ def test_weights_are_point_four_and_point_six():
 
 
 def test_fail_below_threshold_and_update_threshold_propagates():
-    judge = by_check({"relevancy": {"verdict": "no"}, "factual": {"verdict": "partly"}})
+    judge = by_check({"relevancy": {"probabilities": {"yes": 0.4, "no": 0.6}}, "factual": {"verdict": "partly"}})
     agent = AccuracyAgent(judge=judge)
-    assert agent.evaluate(EIFFEL)["status"] == "FAIL"  # 0.6 x 0.5 = 0.3 < 0.5
+    assert agent.evaluate(EIFFEL)["status"] == "FAIL"  # 0.4 x 0.4 + 0.6 x 0.5 = 0.46 < 0.5
     agent.update_threshold(0.3)
     assert agent.threshold == 0.3 and agent.relevancy_agent.threshold == 0.3
     assert agent.evaluate(EIFFEL)["status"] == "PASS"

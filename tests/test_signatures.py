@@ -99,19 +99,31 @@ def test_a_catch_all_constructor_is_caught():
     assert _hidden_parameters(_constructor(Hidden)) == ["*args", "**kwargs"]
 
 
+#: the shipped agents' (presets') seed signature: the judge and pass-mark parameters, in this order
+PRESET = [("config_path", "POSITIONAL_OR_KEYWORD", None), ("provider", "POSITIONAL_OR_KEYWORD", None),
+          ("model", "POSITIONAL_OR_KEYWORD", None), ("rag", "POSITIONAL_OR_KEYWORD", None),
+          ("threshold", "POSITIONAL_OR_KEYWORD", 0.5), ("judge", "KEYWORD_ONLY", None),
+          ("api_base", "KEYWORD_ONLY", None), ("on_unscored", "KEYWORD_ONLY", "unscored"),
+          ("repeats", "KEYWORD_ONLY", 1), ("on_injection", "KEYWORD_ONLY", "judge")]
+
+
 def test_every_agent_repeats_the_base_parameters():
-    """The judge and pass-mark parameters of every agent are Agent's: same names, order, kinds and
-    defaults (CitationAgent's threshold None: its checks' own pass marks)."""
+    """Every shipped agent starts with the preset parameters: same names, order, kinds and defaults
+    (CitationAgent's threshold None: its checks' own pass marks); and every option of the composable
+    Agent is one of them, with the same default."""
     from llm_validation_framework.agents.base import Agent
     from llm_validation_framework.runner.registry import AGENTS, agent_class
 
-    base = list(inspect.signature(Agent).parameters.values())
+    composed = inspect.signature(Agent).parameters
+    assert list(composed)[:4] == ["checks", "threshold", "vetoes", "name"]
+    options = {name: p.default for name, p in composed.items() if p.kind is inspect.Parameter.KEYWORD_ONLY}
+    assert set(options) | {"threshold"} == {name for name, _, _ in PRESET}
     for name in AGENTS:
         cls = agent_class(name)
-        own = list(inspect.signature(cls).parameters.values())[: len(base)]
-        expected = [p.replace(default=None) if (cls.name, p.name) == ("citation", "threshold") else p
-                    for p in base]
-        assert [(p.name, p.kind, p.default) for p in own] == [(p.name, p.kind, p.default) for p in expected], cls
+        own = list(inspect.signature(cls).parameters.values())[: len(PRESET)]
+        expected = [(n, k, None if (cls.name, n) == ("citation", "threshold") else d) for n, k, d in PRESET]
+        assert [(p.name, p.kind.name, p.default) for p in own] == expected, cls
+        assert all(options[n] == d for n, _, d in PRESET if n in options), cls
 
 
 def test_run_dataset_shows_the_options_of_arun_dataset():

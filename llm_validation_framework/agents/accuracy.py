@@ -1,14 +1,16 @@
 """AccuracyAgent: is the answer correct? ``0.4 × relevancy + 0.6 × factual``, PASS at ≥ threshold.
 
-A factual part below the threshold fails the case whatever the combined score
-(:meth:`AccuracyAgent._veto`).
+Two vetoes (:class:`~.veto.Veto`) fail the case whatever the combined score: a factual part below
+the threshold (a wrong answer is not rescued by being on topic), and a relevancy part below the
+internal relevancy agent's threshold (a true answer to another question is not rescued by being
+true).
 
 Without passages the factual judge uses its own knowledge (lenient on brief correct answers);
 with a RAGProvider (or the case's contexts) the retrieved passages are the source of truth.
 With a reference answer (``data["reference"]`` / ``data["references"]``) the factual part is the
 ``answer_accuracy`` check against it instead (see checks/answer_accuracy.py).
-The relevancy part is the agent's internal :class:`RelevancyAgent`, which
-:meth:`update_threshold` keeps in step.
+The relevancy part is the agent's internal :class:`RelevancyAgent`, whose threshold
+:meth:`update_threshold` keeps in step and the relevancy veto reads.
 """
 
 from __future__ import annotations
@@ -19,11 +21,13 @@ from typing import TYPE_CHECKING
 from ..checks.answer_accuracy import AnswerAccuracyCheck
 from ..checks.base import Check
 from ..checks.factual import FactualCheck
+from ..checks.relevancy import RelevancyCheck
 from ..judges.base import Judge
 from ..types.inputs import Sample
 from ..types.results import CheckResult
-from .base import Agent, UnscoredPolicy
+from .base import Agent, InjectionPolicy, UnscoredPolicy
 from .relevancy import RelevancyAgent
+from .veto import Veto
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..retrieval.provider import RAGProvider
@@ -32,6 +36,23 @@ __all__ = ["AccuracyAgent"]
 
 RELEVANCY_WEIGHT = 0.4
 FACTUAL_WEIGHT = 0.6
+
+
+def _factual_why(result: CheckResult) -> str:
+    if result.details.get("mode") == "grounded":
+        return "the passages do not support the answer"
+    return "the judge finds the answer incorrect"
+
+
+# A wrong answer fails however relevant it is: 0.4 x relevancy alone carries any factual score above
+# 1/6 over the default threshold, so on-topic answers the factual part calls wrong would pass
+# (docs/agents.md has what this did to PASS against human labels, in every mode). And an answer to
+# another question fails however true it is: 0.6 x a correct factual part alone reaches 0.6.
+ACCURACY_VETOES = (
+    Veto(FactualCheck.name, reason=_factual_why),
+    Veto(AnswerAccuracyCheck.name, reason="the answer does not match the reference"),
+    Veto(RelevancyCheck.name, reason="the answer does not address the question"),
+)
 
 
 class AccuracyAgent(Agent):
@@ -53,9 +74,11 @@ class AccuracyAgent(Agent):
         api_base: str | None = None,
         on_unscored: UnscoredPolicy = "unscored",
         repeats: int = 1,
+        on_injection: InjectionPolicy = "judge",
     ) -> None:
-        super().__init__(config_path, provider, model, rag, threshold, judge=judge, api_base=api_base,
-                         on_unscored=on_unscored, repeats=repeats)
+        super().__init__(None, threshold, ACCURACY_VETOES, judge=judge, provider=provider, model=model,
+                         api_base=api_base, config_path=config_path, rag=rag, on_unscored=on_unscored,
+                         on_injection=on_injection, repeats=repeats)
         self.relevancy_agent = RelevancyAgent(judge=self.judge, threshold=self.threshold,
                                               on_unscored=self.on_unscored)
         self.factual = FactualCheck()
@@ -69,19 +92,11 @@ class AccuracyAgent(Agent):
         relevancy = [(check, RELEVANCY_WEIGHT * weight) for check, weight in self.relevancy_agent.plan(sample)]
         return [*relevancy, (self._factual_check(sample), FACTUAL_WEIGHT)]
 
-    def _veto(self, scored: Sequence[CheckResult]) -> str | None:
-        # A wrong answer fails however relevant it is: 0.4 x relevancy alone carries any factual score
-        # above 1/6 over the default threshold, so on-topic answers the factual part calls wrong would
-        # pass (docs/agents.md has what this did to PASS against human labels, in every mode).
-        factual = next((r for r in scored if r.name in (self.factual.name, self.answer_accuracy.name)), None)
-        if factual is None or factual.score is None or factual.score >= self.threshold:
-            return None
-        below = f"{factual.score:.2f} < threshold {self.threshold:.2f}); relevancy does not make up for it"
-        if factual.name == self.answer_accuracy.name:
-            return f"FAIL: the answer does not match the reference (answer_accuracy {below}"
-        if factual.details.get("mode") == "grounded":
-            return f"FAIL: the passages do not support the answer (factual {below}"
-        return f"FAIL: the judge finds the answer incorrect (factual {below}"
+    def _veto_mark(self, veto: Veto) -> float:
+        # the relevancy gate follows the internal relevancy agent's pass mark
+        if veto.check == self.relevancy_agent.check.name:
+            return self.relevancy_agent.threshold
+        return super()._veto_mark(veto)
 
     def _factual_check(self, sample: Sample) -> Check:
         # a case with a reference answer is checked against it: the breakdown then shows

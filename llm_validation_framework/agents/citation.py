@@ -29,7 +29,7 @@ from ..judges.base import Judge
 from ..types.inputs import Sample
 from ..types.progress import ProgressCallback
 from ..types.results import CheckResult, EvaluationResult
-from .base import Agent, UnscoredPolicy, validate_threshold
+from .base import Agent, InjectionPolicy, UnscoredPolicy, validate_threshold
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..retrieval.provider import RAGProvider
@@ -81,6 +81,7 @@ class CitationAgent(Agent):
         api_base: str | None = None,
         on_unscored: UnscoredPolicy = "unscored",
         repeats: int = 1,
+        on_injection: InjectionPolicy = "judge",
         checks: Sequence[str] | None = None,
         weights: Mapping[str, float] | None = None,
         strict_mode: bool = False,
@@ -116,8 +117,6 @@ class CitationAgent(Agent):
         elif threshold is None:
             total = sum(self.weights.values())
             threshold = round(sum(self.weights[n] * DEFAULT_THRESHOLDS[n] for n in names) / total, 4)
-        super().__init__(config_path, provider, model, rag, threshold, judge=judge, api_base=api_base,
-                         on_unscored=on_unscored, repeats=repeats)
         built: dict[str, Check] = {
             "citation_accuracy": CitationAccuracyCheck(max_concurrency=max_concurrency,
                                                        max_evidence_chars=max_evidence_chars,
@@ -129,7 +128,9 @@ class CitationAgent(Agent):
             "citation_relevancy": CitationRelevancyCheck(multi_turn_strategy=multi_turn_strategy,
                                                          max_concurrency=max_concurrency),
         }
-        self.checks = [built[n] for n in names]
+        super().__init__([(built[n], self.weights[n]) for n in names], threshold, judge=judge, provider=provider,
+                         model=model, api_base=api_base, config_path=config_path, rag=rag,
+                         on_unscored=on_unscored, on_injection=on_injection, repeats=repeats)
         self.uses_passages = any(n in _NEEDS_PASSAGES for n in names)
 
     def update_threshold(self, threshold: float) -> None:
@@ -137,9 +138,6 @@ class CitationAgent(Agent):
             raise ConfigError("strict_mode fixes the threshold at 1.0: create the agent with strict_mode=False to "
                               "choose another")
         super().update_threshold(validate_threshold(threshold))
-
-    def plan(self, sample: Sample) -> Sequence[tuple[Check, float]]:
-        return [(check, self.weights[check.name]) for check in self.checks]
 
     async def aevaluate(self, data: Any, on_progress: ProgressCallback | None = None) -> EvaluationResult:
         token = _MEMO.set(VerdictMemo() if self.repeats == 1 else None)

@@ -8,16 +8,13 @@ reaches ``threshold``. Context relevance and groundedness read ``data["contexts"
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from ..checks.answer_accuracy import AnswerAccuracyCheck
-from ..checks.base import Check
 from ..checks.context_relevance import ContextRelevanceCheck
 from ..checks.response_groundedness import ResponseGroundednessCheck
 from ..judges.base import Judge
-from ..types.inputs import Sample
-from .base import Agent, UnscoredPolicy
+from .base import Agent, InjectionPolicy, UnscoredPolicy
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..retrieval.provider import RAGProvider
@@ -49,17 +46,16 @@ class AnswerAccuracyAgent(Agent):
         api_base: str | None = None,
         on_unscored: UnscoredPolicy = "unscored",
         repeats: int = 1,
+        on_injection: InjectionPolicy = "judge",
         prefer_reason: bool = True,
         swap_roles: bool | None = None,
         overlap_weight: float | None = None,
     ) -> None:
-        super().__init__(config_path, provider, model, rag, threshold, judge=judge, api_base=api_base,
-                         on_unscored=on_unscored, repeats=repeats)
         self.check = AnswerAccuracyCheck(prefer_reason=prefer_reason, swap_roles=swap_roles,
                                          overlap_weight=overlap_weight)
-
-    def plan(self, sample: Sample) -> Sequence[tuple[Check, float]]:
-        return [(self.check, 1.0)]
+        super().__init__([(self.check, 1.0)], threshold, judge=judge, provider=provider, model=model,
+                         api_base=api_base, config_path=config_path, rag=rag, on_unscored=on_unscored,
+                         on_injection=on_injection, repeats=repeats)
 
 
 class ContextRelevanceAgent(Agent):
@@ -84,15 +80,14 @@ class ContextRelevanceAgent(Agent):
         api_base: str | None = None,
         on_unscored: UnscoredPolicy = "unscored",
         repeats: int = 1,
+        on_injection: InjectionPolicy = "judge",
         per_passage: bool = True,
         prefer_reason: bool = False,
     ) -> None:
-        super().__init__(config_path, provider, model, rag, threshold, judge=judge, api_base=api_base,
-                         on_unscored=on_unscored, repeats=repeats)
         self.check = ContextRelevanceCheck(per_passage=per_passage, prefer_reason=prefer_reason)
-
-    def plan(self, sample: Sample) -> Sequence[tuple[Check, float]]:
-        return [(self.check, 1.0)]
+        super().__init__([(self.check, 1.0)], threshold, judge=judge, provider=provider, model=model,
+                         api_base=api_base, config_path=config_path, rag=rag, on_unscored=on_unscored,
+                         on_injection=on_injection, repeats=repeats)
 
 
 class GroundednessAgent(Agent):
@@ -119,14 +114,13 @@ class GroundednessAgent(Agent):
         api_base: str | None = None,
         on_unscored: UnscoredPolicy = "unscored",
         repeats: int = 1,
+        on_injection: InjectionPolicy = "judge",
         explain_below: float = 0.9,
         max_sentences: int = 10,
         prefer_reason: bool = True,
     ) -> None:
-        super().__init__(config_path, provider, model, rag, threshold, judge=judge, api_base=api_base,
-                         on_unscored=on_unscored, repeats=repeats)
         self.check = ResponseGroundednessCheck(explain_below=explain_below, max_sentences=max_sentences,
                                                prefer_reason=prefer_reason)
-
-    def plan(self, sample: Sample) -> Sequence[tuple[Check, float]]:
-        return [(self.check, 1.0)]
+        super().__init__([(self.check, 1.0)], threshold, judge=judge, provider=provider, model=model,
+                         api_base=api_base, config_path=config_path, rag=rag, on_unscored=on_unscored,
+                         on_injection=on_injection, repeats=repeats)

@@ -2,14 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from ..checks.base import Check
 from ..checks.relevancy import RelevancyCheck
 from ..judges.base import Judge
-from ..types.inputs import Sample
-from .base import Agent, UnscoredPolicy
+from .base import Agent, InjectionPolicy, UnscoredPolicy
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..retrieval.provider import RAGProvider
@@ -35,10 +32,9 @@ class RelevancyAgent(Agent):
         api_base: str | None = None,
         on_unscored: UnscoredPolicy = "unscored",
         repeats: int = 1,
+        on_injection: InjectionPolicy = "judge",
     ) -> None:
-        super().__init__(config_path, provider, model, rag, threshold, judge=judge, api_base=api_base,
-                         on_unscored=on_unscored, repeats=repeats)
         self.check = RelevancyCheck()
-
-    def plan(self, sample: Sample) -> Sequence[tuple[Check, float]]:
-        return [(self.check, 1.0)]
+        super().__init__([(self.check, 1.0)], threshold, judge=judge, provider=provider, model=model,
+                         api_base=api_base, config_path=config_path, rag=rag, on_unscored=on_unscored,
+                         on_injection=on_injection, repeats=repeats)

@@ -18,7 +18,6 @@ instead of provider/model: custom judges, and the ScriptedJudge the tests inject
 
 from __future__ import annotations
 
-import importlib
 import json
 import sys
 from pathlib import Path
@@ -64,7 +63,8 @@ def main() -> None:
 @click.argument("cases", type=click.Path(dir_okay=False))
 @click.option("--agent", "-a", "agents", multiple=True, required=True,
               help="agent name(s), comma separated: accuracy, relevancy, citation, answer_accuracy, "
-                   "context_relevance, groundedness (or package.module:Class)")
+                   "context_relevance, groundedness (or your own as module:Class, module:function or "
+                   "module:agent, found in the current directory first)")
 @judge_options
 @click.option("--concurrency", "-j", type=click.IntRange(min=1), help="cases in flight at once (default: settings, 8)")
 @click.option("--ray", "ray_address", is_flag=False, flag_value="local", default=None, metavar="[ADDRESS]",
@@ -93,7 +93,7 @@ def run(cases: str, agents: tuple[str, ...], provider: str | None, model: str | 
         no_inputs: bool, quiet: bool) -> None:
     """Evaluate every case of a JSONL file; write results as they finish."""
     from ..runner import default_out_path, parse_field_map, render_summary, run_dataset
-    from ..runner.registry import agent_class, split_agent_names
+    from ..runner.registry import agent_target, split_agent_names
     from .interrupts import resume_command, sigterm_as_interrupt
     from .progress_bar import RunProgressBar
 
@@ -101,7 +101,7 @@ def run(cases: str, agents: tuple[str, ...], provider: str | None, model: str | 
     bar = RunProgressBar(enabled=False if quiet else None)
     try:
         for name in split_agent_names(list(agents)):  # cheap mistakes first, before any judge is built
-            agent_class(name)
+            agent_target(name)
         parse_field_map(list(field_map))
         _no_conflict(judge_path, provider, model, api_base)
         settings = _settings(config_path, provider, model, api_base) if judge_path is None else None
@@ -150,10 +150,10 @@ def check(agent_name: str, question: str | None, answer: str | None, reference: 
           api_base: str | None, config_path: str | None, judge_path: str | None, no_cache: bool,
           cache_path: str | None, threshold: float | None, as_json: bool) -> None:
     """Evaluate one case given on the command line."""
-    from ..runner.registry import agent_class
+    from ..runner.registry import agent_target, build_agents
 
     try:
-        cls = agent_class(agent_name)
+        agent_target(agent_name)  # a mistaken name is told before any judge is built
         data = _case_from_options(question, answer, reference, contexts, case_json)
         _no_conflict(judge_path, provider, model, api_base)
         settings = _settings(config_path, provider, model, api_base) if judge_path is None else None
@@ -163,7 +163,7 @@ def check(agent_name: str, question: str | None, answer: str | None, reference: 
             from ..judges.cache import CachedJudge
 
             judge = CachedJudge(judge, None if cache is True else cache)
-        agent = cls(judge=judge, **({"threshold": threshold} if threshold is not None else {}))
+        agent = build_agents([agent_name], judge, threshold=threshold)[0][1]
         result = agent.evaluate(data)
     except LVFError as exc:
         _fail(exc)
@@ -285,8 +285,10 @@ def _load_judge(path: str) -> Any:
     module_name, _, attr = path.partition(":")
     if not module_name or not attr:
         raise ConfigError(f"--judge {path!r}: write MODULE:ATTR, e.g. --judge my_project.judges:make_judge")
+    from ..runner.registry import import_user_module
+
     try:
-        module = importlib.import_module(module_name)
+        module = import_user_module(module_name)
     except ImportError as exc:
         raise ConfigError(f"--judge {path!r}: cannot import {module_name} ({exc})") from exc
     target = getattr(module, attr, None)

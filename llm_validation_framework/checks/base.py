@@ -5,25 +5,25 @@ never knows which judge runs it: it builds :class:`VerdictRequest` objects and r
 :class:`Verdict` objects. A :class:`JudgeError` becomes an unscored :class:`CheckResult`;
 any other exception is a bug or bad input and propagates.
 
-Every check's result notes a prompt-injection attempt in the case's inputs (the field and the
-kind, :mod:`~llm_validation_framework.text.injection`): ``run`` of each subclass is wrapped once,
-here, so no check has to remember it.
+A check reads the case the agent screened for prompt injection before any check ran
+(:mod:`~llm_validation_framework.text.screening`), so the defence does not depend on the check's
+prompt; the agent notes on each result what screening found and did. A check that calls no judge
+sets ``screened = False`` and reads the case as written (no order can sway it, and the defence must
+not hide from it what the answer says).
 """
 
 from __future__ import annotations
 
-import functools
 from abc import ABC, abstractmethod
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Iterable
 from typing import ClassVar
 
 from ..errors import JudgeError
 from ..types.inputs import Sample
 from ..judges.base import Judge, Verdict, VerdictRequest
-from ..text.injection import injection_note, read_sample, scan_sample
 from ..types.results import CheckResult
 
-__all__ = ["Check", "ask_once", "combine_methods", "label_reason", "note_injections", "verdict_result"]
+__all__ = ["Check", "ask_once", "combine_methods", "label_reason", "verdict_result"]
 
 
 class Check(ABC):
@@ -33,6 +33,9 @@ class Check(ABC):
     display: ClassVar[str] = "Check"
     #: fields of the sample this check needs (see Sample.require)
     requires: ClassVar[tuple[str, ...]] = ()
+    #: whether ``run`` reads the case as screened for prompt injection (every check that asks a judge)
+    #: or as written (a check that calls no judge)
+    screened: ClassVar[bool] = True
 
     @abstractmethod
     async def run(self, sample: Sample, judge: Judge) -> CheckResult:
@@ -40,34 +43,6 @@ class Check(ABC):
 
     def validate(self, sample: Sample) -> None:
         sample.require(*self.requires, check=self.name)
-
-    def __init_subclass__(cls) -> None:
-        super().__init_subclass__()
-        run = cls.__dict__.get("run")
-        if run is not None and not getattr(run, "notes_injections", False):
-            cls.run = _noting_injections(run)
-
-
-def _noting_injections(run: Callable[..., Awaitable[CheckResult]]) -> Callable[..., Awaitable[CheckResult]]:
-    @functools.wraps(run)
-    async def noting(self: Check, sample: Sample, judge: Judge, **options: object) -> CheckResult:
-        # first: reads every input with the other cases of this moment in one batch, so the prompts'
-        # defusing (and the note below) find them read
-        await read_sample(sample)
-        return note_injections(await run(self, sample, judge, **options), sample)
-
-    noting.notes_injections = True  # type: ignore[attr-defined]
-    return noting
-
-
-def note_injections(result: CheckResult, sample: Sample) -> CheckResult:
-    """``result`` with a note and ``details["injection"]`` (``{field: [kinds]}``) when ``sample``'s
-    inputs hold an injection attempt; unchanged otherwise (and never noted twice)."""
-    found = scan_sample(sample)
-    if found and "injection" not in result.details:
-        result.notes.append(injection_note(found))
-        result.details["injection"] = {name: list(kinds) for name, kinds in found.items()}
-    return result
 
 
 def verdict_result(name: str, verdict: Verdict, request: VerdictRequest, **details) -> CheckResult:

@@ -1,8 +1,8 @@
 """Prompt hashes for the results header, found without calling any model.
 
-Each agent is rebuilt with a judge that records every request's ``prompt_hash`` and answers
+Each agent is copied with a judge that records every request's ``prompt_hash`` and answers
 nothing (a JudgeCallError: the checks become unscored), and evaluated on two tiny probe
-cases (with and without passages). Best effort: an agent with another constructor is
+cases (with and without passages). Best effort: an object that cannot be copied so is
 skipped, and a check may use a prompt variant the probes do not reach; every case line
 records the hash actually used and the footer collects them.
 """
@@ -22,8 +22,8 @@ async def probe_prompt_hashes(built: list[tuple[str, Any]]) -> dict[str, dict[st
     for name, agent in built:
         probe = _ProbeJudge(getattr(agent, "judge", None))
         try:
-            twin = type(agent)(judge=probe, threshold=getattr(agent, "threshold", 0.5))
-        except Exception:  # noqa: BLE001 - a custom agent with another constructor: no probe
+            twin = agent.with_judge(probe)
+        except Exception:  # noqa: BLE001 - an agent-like object without with_judge: no probe
             continue
         for case in _PROBE_CASES:
             try:

@@ -1,18 +1,27 @@
 """Agents by name, imported only when asked for (a missing one gives a clear error).
 
 ``accuracy``, ``relevancy``, ``citation``, ``answer_accuracy``, ``context_relevance``,
-``groundedness``; or any ``package.module:ClassName`` of an :class:`Agent` subclass.
+``groundedness``; or ``module:attribute`` naming one of your own: an :class:`Agent` subclass, a
+function returning an agent (called with the keywords a class gets: ``judge`` and, when set,
+``threshold``, ``rag``, ``repeats``), or an agent, copied to use the run's judge.
+
+A ``module`` is found as ``python -m`` and pytest find it: in the current directory first, then on
+the path, so ``lvf run --agent my_agents:polite`` works beside ``my_agents.py`` with no
+``PYTHONPATH``.
 """
 
 from __future__ import annotations
 
 import importlib
+import os
+import sys
 from collections.abc import Sequence
+from types import ModuleType
 from typing import Any
 
 from ..errors import ConfigError
 
-__all__ = ["AGENTS", "agent_class", "build_agents", "split_agent_names"]
+__all__ = ["AGENTS", "agent_class", "agent_target", "build_agents", "import_user_module", "split_agent_names"]
 
 #: name → (module, class)
 AGENTS: dict[str, tuple[str, str]] = {
@@ -34,27 +43,69 @@ def split_agent_names(value: str | Sequence[str]) -> list[str]:
     return names
 
 
-def agent_class(name: str) -> type:
-    """The Agent class for a registry name or ``module:Class`` path."""
+def import_user_module(module_name: str) -> ModuleType:
+    """Import ``module_name`` with the current directory first on the path (as ``python -m`` does)."""
+    here = os.getcwd()
+    if here not in sys.path and "" not in sys.path:
+        sys.path.insert(0, here)
+    return importlib.import_module(module_name)
+
+
+def agent_target(name: str) -> Any:
+    """What a registry name or ``module:attribute`` names: an Agent subclass, a function returning an
+    agent, or an agent (nothing is built or called here)."""
     from ..agents.base import Agent
 
     if name in AGENTS:
-        module_name, class_name = AGENTS[name]
+        module_name, attribute = AGENTS[name]
     elif ":" in name:
-        module_name, class_name = name.split(":", 1)
+        module_name, attribute = name.split(":", 1)
     else:
         raise ConfigError(f"unknown agent {name!r}: choose from {', '.join(AGENTS)} "
-                          f"(or give a custom one as package.module:ClassName)")
+                          f"(or give your own as module:Class, module:function or module:agent)")
+    if not module_name or not attribute:
+        raise ConfigError(f"agent {name!r}: write module:attribute, e.g. my_agents:PoliteAgent")
     try:
-        module = importlib.import_module(module_name)
+        module = import_user_module(module_name)
     except ImportError as exc:
-        raise ConfigError(f"agent {name!r} is not available: importing {module_name} failed ({exc})") from exc
-    cls = getattr(module, class_name, None)
-    if cls is None:
-        raise ConfigError(f"agent {name!r} is not available: {module_name} has no {class_name}")
-    if not (isinstance(cls, type) and issubclass(cls, Agent)):
-        raise ConfigError(f"{name!r} is not an Agent subclass (got {cls!r})")
-    return cls
+        raise ConfigError(f"agent {name!r} is not available: importing {module_name} failed ({exc}); "
+                          f"run from the directory holding {module_name.split('.')[0]}.py or install it") from exc
+    target = getattr(module, attribute, None)
+    if target is None:
+        raise ConfigError(f"agent {name!r} is not available: {module_name} has no {attribute}")
+    if isinstance(target, type) and not issubclass(target, Agent):
+        raise ConfigError(f"{name!r} is not an Agent subclass (got {target!r})")
+    if not (isinstance(target, (type, Agent)) or callable(target)):
+        raise ConfigError(f"{name!r} is not an Agent, an Agent subclass or a function returning one "
+                          f"(got {type(target).__name__})")
+    return target
+
+
+def agent_class(name: str) -> type:
+    """The Agent class for a registry name or ``module:Class`` path."""
+    target = agent_target(name)
+    if not isinstance(target, type):
+        raise ConfigError(f"{name!r} is not an Agent subclass (got {target!r})")
+    return target
+
+
+def _build_one(name: str, judge: Any, options: dict[str, Any]) -> Any:
+    """The agent ``name`` stands for, asking ``judge`` with ``options`` (threshold, rag, repeats) applied."""
+    from ..agents.base import Agent
+
+    target = agent_target(name)
+    if isinstance(target, Agent):
+        agent = target.with_judge(judge)
+        if "threshold" in options:
+            agent.update_threshold(options["threshold"])
+        for key in ("rag", "repeats"):
+            if key in options:
+                setattr(agent, key, options[key])
+        return agent
+    agent = target(judge=judge, **options)
+    if not isinstance(agent, Agent):
+        raise ConfigError(f"agent {name!r}: the function returned {type(agent).__name__}, not an Agent")
+    return agent
 
 
 def build_agents(agents: str | Sequence[Any], judge: Any, *, threshold: float | None = None,
@@ -72,14 +123,15 @@ def build_agents(agents: str | Sequence[Any], judge: Any, *, threshold: float | 
             agent = item
         elif isinstance(item, str):
             for name in split_agent_names(item):
-                kwargs: dict[str, Any] = {"judge": judge}
+                options: dict[str, Any] = {}
                 if threshold is not None:
-                    kwargs["threshold"] = threshold
+                    options["threshold"] = threshold
                 if rag is not None:
-                    kwargs["rag"] = rag
+                    options["rag"] = rag
                 if repeats is not None:
-                    kwargs["repeats"] = repeats
-                out.append((name, agent_class(name)(**kwargs)))
+                    options["repeats"] = repeats
+                agent = _build_one(name, judge, options)
+                out.append((name, agent))  # keyed by the name given: a Ray actor rebuilds it from that
             continue
         else:
             raise ConfigError(f"agents must be names or Agent instances, got {type(item).__name__}")

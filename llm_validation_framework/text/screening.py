@@ -1,0 +1,76 @@
+"""Screening: one step, before any check runs, that finds injection attempts in a case and defuses them.
+
+Every text of the case (question, answer, reference, each acceptable reference, each passage, each
+conversation turn) is read by the detectors of :mod:`~.injection` and put through the same defence
+:func:`~.prompting.delimit` applies inside a prompt (:func:`~.injection.defuse`, then
+:func:`~.prompting.neutralize` for our own tags). Checks then build their prompts from the screened
+case, so a check whose prompt forgets ``delimit`` still never shows a judge what the defence takes
+out, and a check that does use it finds nothing left to take.
+
+The outcome says what was found and which texts the defence changed, so the note a result gets says
+what was done only when it was done. An ordinary text is left exactly as it was (byte for byte: the
+learned heads were fitted on prompts built from unchanged texts).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+
+from ..types.inputs import Sample
+from .injection import defuse, injection_note, read_sample, scan_sample
+from .prompting import neutralize
+
+__all__ = ["Screening", "screen_sample"]
+
+
+@dataclass(frozen=True)
+class Screening:
+    """What screening found in a case and did to it.
+
+    ``sample`` is the case the checks read; ``found`` maps each input holding an attempt (named as in
+    the case: ``answer``, ``passages[p1]`` …) to its kinds; ``changed`` names the inputs whose text the
+    defence changed (those of ``found`` it acted on, and any it only normalised)."""
+
+    sample: Sample
+    found: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    changed: tuple[str, ...] = ()
+
+    def notes(self) -> list[str]:
+        """One line per outcome: the attempts the defence changed the text for, and those it left as
+        written. A text changed with no attempt found (only normalised) gets no note."""
+        notes = []
+        done = {name: kinds for name, kinds in self.found.items() if name in self.changed}
+        if done:
+            notes.append(injection_note(done))
+        kept = {name: kinds for name, kinds in self.found.items() if name not in self.changed}
+        if kept:
+            where = "; ".join(f"{name} ({', '.join(kinds)})" for name, kinds in kept.items())
+            notes.append(f"possible prompt injection, judged as written (the defence changed nothing): {where}")
+        return notes
+
+
+async def screen_sample(sample: Sample) -> Screening:
+    """``sample`` screened (see the module docstring). Reads its texts through the learned detector
+    together with the other cases of this moment (one batch), then scans and defuses them."""
+    await read_sample(sample)
+    found = scan_sample(sample)
+    changed: list[str] = []
+
+    def screened(text: str | None, name: str) -> str | None:
+        if not text:
+            return text
+        out = neutralize(defuse(text))
+        if out != text:
+            changed.append(name)
+        return out
+
+    fields = {name: screened(getattr(sample, name), name) for name in ("question", "answer", "reference")}
+    references = tuple(screened(text, f"references[{i}]") for i, text in enumerate(sample.references))
+    passages = tuple(replace(p, text=screened(p.text, f"passages[{p.id}]")) for p in sample.passages)
+    turns = tuple(replace(t, content=screened(t.content, f"conversation[{i}]"))
+                  for i, t in enumerate(sample.conversation))
+    if not changed:
+        return Screening(sample, found)
+    return Screening(replace(sample, **fields, references=references, passages=passages, conversation=turns),
+                     found, tuple(changed))
