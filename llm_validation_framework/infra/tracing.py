@@ -17,6 +17,7 @@ the evaluation's known secrets masked (:mod:`~llm_validation_framework.infra.sec
 from __future__ import annotations
 
 import contextlib
+import contextvars
 import functools
 import sys
 from collections.abc import Awaitable, Callable, Iterator, Mapping
@@ -25,14 +26,16 @@ from typing import Any
 from .._version import __version__
 from .secrets import known_secrets, scrub
 
-__all__ = ["EVALUATION_EVENT", "configure_tracing", "record", "span", "traced_agent", "traced_check",
-           "tracing_active"]
+__all__ = ["EVALUATION_EVENT", "configure_tracing", "record", "span", "traced_agent", "traced_case", "traced_check",
+           "traced_run", "tracing_active", "untraced"]
 
 EVALUATION_EVENT = "gen_ai.evaluation.result"
 #: an explanation longer than this is cut: a span attribute is not the place for a whole breakdown
 MAX_TEXT = 2000
 _SCOPE = "llm_validation_framework"
 _state: dict[str, Any] = {"enabled": True, "provider": None, "cached": (None, None)}
+#: set while the library evaluates for its own purposes (the runner's prompt-hash probe): no spans then
+_untraced: contextvars.ContextVar[bool] = contextvars.ContextVar("lvf_untraced", default=False)
 
 
 def configure_tracing(*, enabled: bool = True, tracer_provider: Any = None) -> None:
@@ -52,7 +55,7 @@ def configure_tracing(*, enabled: bool = True, tracer_provider: Any = None) -> N
 
 def _tracer() -> Any:
     """The tracer to use, or None when no span could be recorded (checked on every call, cheaply)."""
-    if not _state["enabled"]:
+    if not _state["enabled"] or _untraced.get():
         return None
     provider = _state["provider"]
     if provider is None:
@@ -67,6 +70,15 @@ def _tracer() -> Any:
         tracer = provider.get_tracer(_SCOPE, __version__)
         _state["cached"] = (provider, tracer)
     return tracer
+
+
+async def untraced(awaitable: Awaitable[Any]) -> Any:
+    """Await ``awaitable`` making no span: evaluations the library runs for itself are not the user's."""
+    token = _untraced.set(True)
+    try:
+        return await awaitable
+    finally:
+        _untraced.reset(token)
 
 
 def tracing_active() -> bool:
@@ -144,6 +156,51 @@ def traced_check(judge: Any) -> Callable[[Callable[[int, Any], Awaitable[Any]]],
         return check_run
 
     return wrap
+
+
+def traced_case(evaluate_unit: Callable[..., Awaitable[dict[str, Any]]]) -> Callable[..., Awaitable[dict[str, Any]]]:
+    """Wrap the runner's ``evaluate_unit(row, name, agent, *, inputs)``: a span ``case`` per (case, agent)
+    with the case's id, line and status (its evaluation event is on the agent span inside)."""
+
+    @functools.wraps(evaluate_unit)
+    async def case(row: Any, name: str, agent: Any, *, inputs: bool = True) -> dict[str, Any]:
+        if _tracer() is None:
+            return await evaluate_unit(row, name, agent, inputs=inputs)
+        with span("case", {"lvf.operation": "case", "lvf.case.id": row.id, "lvf.case.line": row.line,
+                           "lvf.agent.name": name}) as current:
+            record_ = await evaluate_unit(row, name, agent, inputs=inputs)
+            error = record_.get("error") or {}
+            record(current, {"lvf.case.status": record_.get("status"), "lvf.case.score": record_.get("score"),
+                             "error.type": error.get("type")}, frozenset())
+            if current is not None and error:
+                from opentelemetry.trace import Status, StatusCode
+
+                current.set_status(Status(StatusCode.ERROR, "the case could not be evaluated"))
+            return record_
+
+    return case
+
+
+def traced_run(run: Callable[..., Awaitable[Any]]) -> Callable[..., Awaitable[Any]]:
+    """Wrap the runner's run over a dataset: one ``run_dataset`` span, the parent of every case span."""
+
+    @functools.wraps(run)
+    async def traced(path: Any, built: Any, *args: Any, **kwargs: Any) -> Any:
+        if _tracer() is None:
+            return await run(path, built, *args, **kwargs)
+        with span("run_dataset", {"lvf.operation": "run", "lvf.run.agents": [name for name, _ in built],
+                                  "lvf.run.rows": kwargs.get("rows_total"),
+                                  "lvf.run.concurrency": kwargs.get("concurrency")}) as current:
+            summary = await run(path, built, *args, **kwargs)
+            tallies = list(summary.agents.values())
+            record(current, {"lvf.run.evaluated": summary.evaluated, "lvf.run.skipped": summary.skipped,
+                             "lvf.run.passed": sum(t.passed for t in tallies),
+                             "lvf.run.failed": sum(t.failed for t in tallies),
+                             "lvf.run.unscored": sum(t.unscored for t in tallies),
+                             "lvf.run.errors": sum(t.errors for t in tallies)}, frozenset())
+            return summary
+
+    return traced
 
 
 async def _traced(tracer: Any, name: str, start: Mapping[str, Any], holder: Any,

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..errors import ConfigError
+from ..infra.tracing import traced_run, untraced
 from ..judges.base import Judge
 from ..judges.cache import CachedJudge
 from ..types.usage import Usage
@@ -218,6 +219,7 @@ async def arun_dataset(
                 await aclose_quietly(item)
 
 
+@traced_run  # the run's span, parent of its case spans (infra/tracing.py)
 async def _run(path: str | Path, built: list[tuple[str, Any]], shared: Judge | None,
                out_path: Path, started: float, *, rows_total: int, concurrency: int, resume: bool,
                limit: int | None, field_map: dict[str, str], on_progress: Callable[[RunProgress], object] | None,
@@ -245,7 +247,7 @@ async def _run(path: str | Path, built: list[tuple[str, Any]], shared: Judge | N
         agents=[{"name": name, "class": type(agent).__name__, "threshold": getattr(agent, "threshold", None)}
                 for name, agent in built],
         judge=header_judge,
-        prompt_hashes=await probe_prompt_hashes(built),
+        prompt_hashes=await untraced(probe_prompt_hashes(built)),  # its unscored probe evaluations are no trace
         settings=header_settings,
         resumed=previous_header is not None,
     )

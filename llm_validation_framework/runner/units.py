@@ -14,6 +14,7 @@ import time
 from typing import Any
 
 from ..errors import ConfigError, InputError, LVFError
+from ..infra.tracing import traced_case
 from ..judges.cache import case_scope
 from ..types.usage import Usage
 from .case_inputs import ground_for_record, inputs_of
@@ -26,6 +27,7 @@ class RunAbortedError(LVFError):
     """The run stopped early: every case so far failed the same unexpected way (see the message)."""
 
 
+@traced_case  # a span per (case, agent) when an OpenTelemetry SDK is set (infra/tracing.py)
 async def evaluate_unit(row: CaseRow, name: str, agent: Any, *, inputs: bool = True) -> dict[str, Any]:
     """The results line of ``agent`` (registered as ``name``) on ``row``; with ``inputs``, it records
     what was judged (see :mod:`.case_inputs`), on ERROR lines too, so a reviewer sees the case."""
