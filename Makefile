@@ -10,11 +10,11 @@ DOCS_STAMP := $(VENV)/.installed-docs
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e ".[local,rag,dev,ray]"
+	$(PY) -m pip install --quiet -e ".[local,rag,otel,dev,ray]"
 	touch $(STAMP)
 
 $(DOCS_STAMP): $(STAMP)
-	$(PY) -m pip install --quiet -e ".[local,rag,dev,ray,docs]"
+	$(PY) -m pip install --quiet -e ".[local,rag,otel,dev,ray,docs]"
 	touch $(DOCS_STAMP)
 
 install: $(STAMP)
