@@ -52,6 +52,7 @@ _EXPORTS: dict[str, str] = {
     "Verdict": "judges.base",
     "VerdictParseError": "errors",
     "VerdictRequest": "judges.base",
+    "Veto": "agents.veto",
     "arun_dataset": "runner.core",
     "calibrate_threshold": "runner.calibrate_results",
     "fit_threshold": "runner.calibration",
@@ -96,6 +97,7 @@ __all__ = [
     "Verdict",
     "VerdictParseError",
     "VerdictRequest",
+    "Veto",
     "__version__",
     "arun_dataset",
     "calibrate_threshold",
@@ -112,6 +114,7 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
     from .agents.citation import CitationAgent
     from .agents.reference import AnswerAccuracyAgent, ContextRelevanceAgent, GroundednessAgent
     from .agents.relevancy import RelevancyAgent
+    from .agents.veto import Veto
     from .errors import (
         ConfigError,
         InputError,
