@@ -10,7 +10,9 @@
     {"type": "footer", "finished": …, "interrupted": false, "prompt_hashes_seen": {…}, "summary": {…}}
 
 ``status`` is PASS, FAIL, UNSCORED (the judge could not score it) or ERROR (the case could not
-be evaluated: bad row, retriever failure …; ``error`` says which line and field). Every line
+be evaluated: bad row, retriever failure …; ``error`` says which line and field). ``duration_s``
+is the time spent on the case; a case that waited for a judge serving one call at a time has
+that wait left out of it and written as ``queued_s`` (optional, like ``inputs``). Every line
 is flushed when written, so an interrupted run loses only the cases in flight. ``--resume``
 cuts off a last record torn by a kill mid-write (its case runs again), then appends a new header
 and the cases still to do; when an (id, agent) pair appears more than

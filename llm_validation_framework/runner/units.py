@@ -16,6 +16,7 @@ from typing import Any
 from ..errors import ConfigError, InputError, LVFError
 from ..infra.tracing import traced_case
 from ..judges.cache import case_scope
+from ..judges.queue_clock import CaseClock, case_clock
 from ..types.usage import Usage
 from .case_inputs import ground_for_record, inputs_of
 from .dataset import CaseRow
@@ -36,7 +37,7 @@ async def evaluate_unit(row: CaseRow, name: str, agent: Any, *, inputs: bool = T
         return error_record(base, row, row.error, 0.0)
     started = time.perf_counter()
     case, recorded = row.data, inputs_of(row.data) if inputs else None
-    with case_scope():
+    with case_scope(), case_clock() as clock:
         try:
             if inputs:  # retrieve here, once, so the record holds the passages the checks saw
                 case, recorded = await ground_for_record(agent, case, recorded)
@@ -47,15 +48,26 @@ async def evaluate_unit(row: CaseRow, name: str, agent: Any, *, inputs: bool = T
         except asyncio.CancelledError:
             raise
         except Exception as exc:  # noqa: BLE001 - one case's failure never stops the run
-            record = error_record(base, row, exc, time.perf_counter() - started)
+            record = _without_queue_time(error_record(base, row, exc, time.perf_counter() - started), clock)
             if inputs:
                 record["inputs"] = recorded
             return record
+    _without_queue_time(record, clock)
     record.update(base)
     record["error"] = None
     record["meta"] = row.meta
     if inputs:
         record["inputs"] = recorded
+    return record
+
+
+def _without_queue_time(record: dict[str, Any], clock: CaseClock) -> dict[str, Any]:
+    """``duration_s`` is the time spent on the case; the time it only waited for a judge that serves
+    one call at a time (the local model, busy with other cases) is ``queued_s``, when there was any."""
+    queued = clock.queued_s
+    if queued > 0:
+        record["duration_s"] = round(max(0.0, (record.get("duration_s") or 0.0) - queued), 4)
+        record["queued_s"] = round(queued, 4)
     return record
 
 

@@ -33,6 +33,7 @@ from ...errors import ConfigError, JudgeCallError, JudgeError, LocalModelError
 from ...infra.hosts import hide_userinfo
 from ...types.usage import Usage
 from ..base import Judge, Verdict, VerdictRequest, expected_score
+from ..queue_clock import queued_call, serving_turn
 from .backend import Completion, LocalBackend, shared_backend
 from .calibration import Calibration, calibrate, calibration_from
 from .heads import (
@@ -215,7 +216,8 @@ class LocalJudge(Judge):
 
     async def verdict(self, request: VerdictRequest) -> Verdict:
         check_labels(request.labels)
-        return await asyncio.to_thread(self.verdict_sync, request)
+        with queued_call():  # its wait for the model is queue time, not time spent on the case
+            return await asyncio.to_thread(self.verdict_sync, request)
 
     @property
     def heads(self) -> dict[str, VerdictHead]:
@@ -261,7 +263,7 @@ class LocalJudge(Judge):
         prompt = self._fitting(request, build_chat_prompt(request, reason=want_reason))
         usage = Usage()
         reason = None
-        with getattr(backend, "lock", None) or self._lock:  # one model, one call at a time
+        with serving_turn(getattr(backend, "lock", None) or self._lock):  # one model, one call at a time
             if want_reason:
                 first = self._call(backend, prompt, max_tokens=min(self.reason_tokens, request.max_tokens),
                                    stop=("Verdict", "\n\n", "<|im_end|>"))
@@ -324,7 +326,7 @@ class LocalJudge(Judge):
     def _embed(self, backend: LocalBackend, request: VerdictRequest) -> tuple[Any, int]:
         """The final hidden state for the head prompt of ``request``, and its prompt tokens."""
         prompt = self._fitting(request, build_head_prompt(request))
-        with getattr(backend, "lock", None) or self._lock:
+        with serving_turn(getattr(backend, "lock", None) or self._lock):
             try:
                 return backend.embed(prompt)  # type: ignore[attr-defined]
             except (JudgeError, LocalModelError):
