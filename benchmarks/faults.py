@@ -5,17 +5,20 @@
 
 Three runs of the same ``--cases`` RelevancyAgent cases (one judge call each), each ``lvf run
 --provider openai --api-base <stub>`` in a subprocess (litellm's real HTTP path, the CLI's own
-resume), ``--no-cache``, ``LVF_TIMEOUT_S`` = ``--timeout``, ``LVF_MAX_RETRIES`` = ``--max-retries``
-(the judge's default 4, backoff from 1 s: then about 0.23^5 of the cases, under 1 in 1 000, meet a
-fault on every attempt, so ``--max-retries 1`` is the run that exercises the unscored path). The
-stub (tests/stub_server.py) runs in its own process, so its CPU does not compete with the runner,
-answers a valid verdict after ``--delay`` s, and draws a fault per request:
+resume), a judge cache of its own in the work folder (on, as by default), ``LVF_TIMEOUT_S`` =
+``--timeout``, ``LVF_MAX_RETRIES`` = ``--max-retries`` (the judge's default 4, backoff from 1 s:
+then about 0.23^5 of the cases, under 1 in 1 000, meet a fault on every attempt, so
+``--max-retries 1`` is the run that exercises the unscored path). The stub (tests/stub_server.py)
+runs in its own process, so its CPU does not compete with the runner, answers a valid verdict
+after ``--delay`` s, and draws a fault per request:
 
     10 %  HTTP 429 (half with ``Retry-After: 1``, half without)
      5 %  HTTP 500
      5 %  HTTP 200 whose body is malformed (half not JSON, half JSON that is not a chat completion)
      2 %  a valid reply after ``--timeout`` + 1.5 s (the judge has given up by then)
      1 %  the connection closed without a reply
+     2 %  a valid verdict whose reason echoes the API key (as sent, upper-cased, cut by a line break,
+          base64-encoded): the case is scored, and no file of the run may hold the key
 
 A draw depends only on (seed, case, how many requests that case made before), so a retry may
 succeed, thread scheduling changes nothing, and the kill run meets the same faults as the plain one.
@@ -26,8 +29,9 @@ The stub logs every request (case, its number for that case, the fault drawn).
 3. **faults + kills**: SIGKILL after a seeded random number of records (one in each ``--kills``-th of
    the run; at least one new record per launch), each time resumed with ``--resume``, until done.
 
-Checked on each fault run: the results file is valid JSONL and has every case exactly once; a case
-is unscored (UNSCORED / ERROR) exactly when its last request at the stub met a fault (the failures
+Checked on each fault run: no file in the work folder (results, the judge cache's sqlite and its
+WAL, logs) holds the key in any echoed form; the results file is valid JSONL and has every case
+exactly once; a case is unscored (UNSCORED / ERROR) exactly when its last request at the stub met a fault (the failures
 injected beyond the retries, counted from the stub's log); **silent zeros**, a case scored though
 its last request failed or scored FAIL / 0 (the stub's good reply is the best label, so a scored
 case passes), must be 0. Prints the numbers and writes ``faults.json`` in the work folder
@@ -55,7 +59,25 @@ LVF = Path(sys.executable).with_name("lvf")
 
 #: fault name -> share of requests; the rest are answered well
 FAULTS = (("429_retry_after", 0.05), ("429", 0.05), ("500", 0.05), ("not_json", 0.025),
-          ("not_chat_completion", 0.025), ("slow", 0.02), ("dropped", 0.01))
+          ("not_chat_completion", 0.025), ("slow", 0.02), ("dropped", 0.01), ("echo", 0.02))
+#: faults answered with a valid verdict (the case is scored)
+ANSWERED = ("ok", "echo")
+#: the API key the runs send (OPENAI_API_KEY) and the "echo" fault quotes back
+KEY = "sk-stub-not-a-secret"
+
+
+def key_forms(key: str = KEY) -> list[bytes]:
+    """What of the key a leaking file would hold: the key, upper-cased, each half of a cut copy, base64."""
+    import base64
+
+    return [key.encode(), key.upper().encode(), key[:10].encode(), key[10:].encode(),
+            base64.b64encode(key.encode())[:24]]
+
+
+def leaked_keys(work: Path) -> list[str]:
+    """The files under ``work`` holding a form of the key (the judge cache's sqlite and WAL included)."""
+    return sorted(str(path.name) for path in work.rglob("*") if path.is_file()
+                  and any(form in path.read_bytes() for form in key_forms()))
 _CASE_ID = re.compile(r"\bcase-\d+\b")
 
 
@@ -72,7 +94,7 @@ def draw(seed: int, case: str, n: int) -> str:
 def serve_stub(seed: int, faults: bool, delay: float, slow_s: float, log_path: str) -> None:
     """The stub process: prints its base URL, serves until stdin closes, logs one JSON line per request."""
     sys.path.insert(0, str(ROOT / "tests"))
-    from stub_server import StubReply, StubServer, first_label_reply
+    from stub_server import StubReply, StubServer, chat_reply, first_label_reply
 
     lock = threading.Lock()
     made: Counter[str] = Counter()
@@ -100,6 +122,13 @@ def serve_stub(seed: int, faults: bool, delay: float, slow_s: float, log_path: s
             return StubReply(body={"status": "ok", "detail": "not a chat completion"})
         if fault == "dropped":
             return StubReply(drop=True)
+        if fault == "echo":
+            import base64
+
+            good = json.loads(first_label_reply(body).body["choices"][0]["message"]["content"])
+            good["reason"] = (f"you sent {KEY}, i.e. {KEY.upper()}, or {KEY[:10]}\n{KEY[10:]}, "
+                              f"base64 {base64.b64encode(KEY.encode()).decode()}")
+            return chat_reply(json.dumps(good), delay=delay)
         return first_label_reply(body, delay=slow_s if fault == "slow" else delay)
 
     server = StubServer().start()
@@ -160,9 +189,10 @@ class RecordCounter:
 
 def start_run(args: argparse.Namespace, cases: Path, out: Path, base_url: str, resume: bool) -> subprocess.Popen:
     env = {**os.environ, "LVF_TIMEOUT_S": str(args.timeout), "LVF_MAX_RETRIES": str(args.max_retries),
-           "OPENAI_API_KEY": "sk-stub-not-a-secret"}
+           "OPENAI_API_KEY": KEY}
     command = [str(LVF), "run", str(cases), "-a", "relevancy", "--provider", "openai", "--model", "stub",
-               "--api-base", base_url, "--no-cache", "-j", str(args.concurrency), "-o", str(out), "-q",
+               "--api-base", base_url, "--cache-path", str(out.with_suffix(".cache.sqlite")),
+               "-j", str(args.concurrency), "-o", str(out), "-q",
                "--resume" if resume else "--overwrite"]
     # its own session, so the SIGKILL reaches the run and anything it started, and only that
     return subprocess.Popen(command, cwd=out.parent, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
@@ -215,6 +245,7 @@ def run(args: argparse.Namespace, work: Path, name: str, faults: bool, kills: in
     result = {"name": name, "faults": faults, "wall_s": round(wall, 2), "kills": len(killed_at),
               "records_at_kills": killed_at, "exit_codes": exit_codes, "first_record_s": first_record_s}
     result.update(analyse(out, log_path, args.cases))
+    result["files_with_the_key"] = leaked_keys(work)
     return result
 
 
@@ -241,7 +272,7 @@ def analyse(out: Path, log_path: Path, n_cases: int) -> dict:
         requests.setdefault(entry["case"], []).append((entry["n"], entry["fault"]))
         injected[entry["fault"]] += 1
     last = {case: max(seq)[1] for case, seq in requests.items()}
-    failed_beyond_retries = {case for case, fault in last.items() if fault != "ok"}
+    failed_beyond_retries = {case for case, fault in last.items() if fault not in ANSWERED}
 
     by_id = {r["id"]: r for r in records}  # the last line wins, as on --resume
     # --resume runs an UNSCORED / ERROR case again and appends its new line: superseded, by design.
@@ -288,6 +319,8 @@ def _first_error(record: dict) -> str:
 def verdict(result: dict, n_cases: int) -> list[str]:
     """What is wrong with one fault run (empty: nothing)."""
     problems = []
+    if result.get("files_with_the_key"):
+        problems.append(f"the API key is in {result['files_with_the_key']}")
     if not result["valid_jsonl"]:
         problems.append(f"not valid JSONL (lines {result['bad_lines']})")
     if result["distinct_ids"] != n_cases or result["duplicate_count"] or result["unexpected_ids"]:
@@ -313,7 +346,7 @@ def report(result: dict, baseline: dict | None) -> None:
           f"injected {dict(sorted(result['injected'].items()))}")
     print(f"  failed beyond the retries {result['failed_beyond_retries']} "
           f"{result['failed_beyond_retries_by_last_fault']}; unscored {result['unscored']}; "
-          f"silent zeros {result['silent_zero_count']}")
+          f"silent zeros {result['silent_zero_count']}; files holding the key {result['files_with_the_key']}")
     for error, count in sorted(result["unscored_errors"].items(), key=lambda item: -item[1]):
         print(f"    {count} x {error}")
 

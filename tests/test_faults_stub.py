@@ -76,3 +76,21 @@ def test_the_benchmark_finds_a_silent_zero_a_duplicate_a_lost_case_and_a_torn_li
     assert result["duplicates"] == ["case-0"] and result["missing"] == ["case-1"]
     assert not result["valid_jsonl"]
     assert "silent zeros" in problems and "not valid JSONL" in problems and "duplicates ['case-0']" in problems
+
+
+def test_the_benchmark_finds_the_key_in_any_file_and_scores_an_echo_as_answered(tmp_path):
+    import base64
+
+    faults = _benchmark()
+    (tmp_path / "clean.jsonl").write_text('{"reason": "you sent **********"}\n')
+    assert faults.leaked_keys(tmp_path) == []
+    for name, leak in (("a.cache.sqlite", faults.KEY.upper()), ("b.jsonl", faults.KEY[10:]),
+                       ("c.cache.sqlite-wal", base64.b64encode(faults.KEY.encode()).decode())):
+        (tmp_path / name).write_bytes(b"\x00SQLite " + leak.encode() + b"\x00")
+    assert faults.leaked_keys(tmp_path) == ["a.cache.sqlite", "b.jsonl", "c.cache.sqlite-wal"]
+    log = tmp_path / "stub.log"
+    log.write_text(json.dumps({"case": "case-0", "n": 0, "fault": "echo"}) + "\n")
+    result = faults.analyse(tmp_path / "clean.jsonl", log, 0)
+    assert result["failed_beyond_retries"] == 0
+    result["files_with_the_key"] = faults.leaked_keys(tmp_path)
+    assert any("the API key is in" in problem for problem in faults.verdict(result, 0))

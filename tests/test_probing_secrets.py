@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from conftest import STUB_KEY
 from stub_server import chat_reply
 
@@ -67,3 +68,71 @@ def test_scrub_masks_inside_nested_records_and_the_writer_uses_it(tmp_path):
         writer.write(record)
         writer.write({"type": "case", "odd": object.__new__(type("Leaky", (), {"__str__": lambda _: ENV_KEY}))})
     assert ENV_KEY not in (tmp_path / "r.jsonl").read_text()
+
+
+def echo_every_form(body) -> object:
+    """A valid verdict whose reason echoes the key sent (in Authorization) as is and in the forms of an echo."""
+    import base64
+    import re
+
+    from stub_server import _VERDICT_LABEL
+
+    label = _VERDICT_LABEL.search(body["messages"][0]["content"]).group(1)
+    key = STUB_KEY
+    reason = (f"plain {key}; upper {key.upper()}; split {key[:9]}\n{key[9:]}; "
+              f"b64 {base64.b64encode(b'Authorization: ' + key.encode()).decode()}; hex {key.encode().hex()}")
+    assert re.search(r"\s", reason)
+    return chat_reply(json.dumps({"reason": reason, "verdict": label}))
+
+
+def test_the_judge_cache_keeps_no_echoed_key_in_any_of_its_files(tmp_path, stub_server, stub_judge):
+    import base64
+
+    stub_server.default = echo_every_form
+    out, cache = tmp_path / "r.jsonl", tmp_path / "cache" / "judge-cache.sqlite"
+    summary = run_dataset(write_case(tmp_path), "relevancy", judge=stub_judge(), out=out, cache=cache)
+    assert summary.agents["relevancy"].passed == 1
+    again = run_dataset(write_case(tmp_path), "relevancy", judge=stub_judge(), out=tmp_path / "r2.jsonl", cache=cache)
+    assert again.usage.cached_calls == 1  # the stored verdict answered
+    encoded = base64.b64encode(STUB_KEY.encode())
+    files = [path for path in tmp_path.rglob("*") if path.is_file()]
+    assert any(path.suffix == ".sqlite" for path in files)
+    for path in files:  # the sqlite file, its WAL, both results files
+        data = path.read_bytes()
+        assert STUB_KEY.encode() not in data and STUB_KEY.upper().encode() not in data, path
+        assert STUB_KEY[9:].encode() not in data and encoded[4:20] not in data, path
+    assert "plain **********; upper **********; split **********; b64 " in (tmp_path / "r2.jsonl").read_text()
+
+
+@pytest.mark.parametrize("form", [
+    "{key}", "{upper}", "{lower}", "{key_head}\n{key_tail}", "{key_head}\\n{key_tail}", "{key_head} \r\n {key_tail}",
+    "{key_head}\u200b{key_tail}", "{hex}", "{HEX}",
+])
+def test_echoed_forms_of_a_key_are_masked(form):
+    key = "Ab3-secret-KEY-0042"
+    text = "before " + form.format(key=key, upper=key.upper(), lower=key.lower(), key_head=key[:7],
+                                   key_tail=key[7:], hex=key.encode().hex(), HEX=key.encode().hex().upper()) + " after"
+    assert scrub(text, frozenset({key})) == "before ********** after"
+
+
+@pytest.mark.parametrize("prefix", [b"", b"x", b"xy", b"Bearer ", b"token: Ab"])
+@pytest.mark.parametrize("alphabet", ["standard", "urlsafe"])
+def test_a_key_inside_base64_text_is_masked_at_any_alignment(prefix, alphabet):
+    import base64
+
+    key = "sk-live-\xff?>?-0123456789"  # bytes whose base64 differs between the two alphabets
+    encode = base64.b64encode if alphabet == "standard" else base64.urlsafe_b64encode
+    blob = encode(prefix + key.encode() + b" and more after it").decode()
+    masked = scrub(f"echo: {blob}", frozenset({key}))
+    assert "**********" in masked
+    for piece in (blob[len(prefix) * 4 // 3 + 3:][:12],):
+        assert piece not in masked
+    wrapped = "\n".join(blob[i:i + 20] for i in range(0, len(blob), 20))  # base64 cut into MIME-like lines
+    assert "**********" in scrub(wrapped, frozenset({key}))
+
+
+def test_masking_leaves_ordinary_text_alone_and_short_values_are_no_secret():
+    key = "Ab3-secret-KEY-0042"
+    text = "A reason about Ab3 and the secret key, 0042 times, in base64 QWIzLXNl."
+    assert scrub(text, frozenset({key})) == text
+    assert known_secrets([], environ={"X_API_KEY": "short"}) == frozenset()

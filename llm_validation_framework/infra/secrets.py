@@ -22,6 +22,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from .hosts import hide_userinfo, split_userinfo
+from .secret_forms import mask_secrets
 
 __all__ = ["MIN_SECRET_CHARS", "known_secrets", "scrub"]
 
@@ -44,13 +45,12 @@ def known_secrets(holders: Iterable[Any] = (), environ: Mapping[str, str] | None
 
 
 def scrub(value: Any, secrets: frozenset[str], mask: str = "**********") -> Any:
-    """``value`` (a record: mappings, lists, strings …) with every secret and URL password in its strings masked."""
+    """``value`` (a record: mappings, lists, strings …) with every secret and URL password in its strings masked;
+    a secret also in the forms an echo gives it (another letter case, cut by line breaks, base64 …: see
+    :mod:`.secret_forms`)."""
     if isinstance(value, str):
         value = hide_userinfo(value, mask) if "@" in value else value
-        for secret in secrets:
-            if secret in value:
-                value = value.replace(secret, mask)
-        return value
+        return mask_secrets(value, secrets, mask)
     if isinstance(value, Mapping):
         return {key: scrub(item, secrets, mask) for key, item in value.items()}
     if isinstance(value, (list, tuple)):

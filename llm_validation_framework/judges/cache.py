@@ -7,7 +7,10 @@ prompt and options, and the judge's recorded settings (``describe()``: temperatu
 so a change to any of them misses. Only verdicts are stored, never failures: a judge that
 was down is asked again next time, and so is a verdict marked ``fallback`` (a hybrid judge's local
 answer when its API judge failed). A hit returns the stored :class:`Verdict` with
-``usage = Usage(calls=0, cached_calls=1)`` (no tokens, no cost).
+``usage = Usage(calls=0, cached_calls=1)`` (no tokens, no cost). A verdict is stored with the
+known secrets masked in its text (:func:`~llm_validation_framework.infra.secrets.scrub`: the inner
+judge's key and URL password, the environment's keys, also in the forms an echo gives them): a
+judge that echoes the key it was sent leaves no copy of it in the file.
 
 Repeated identical requests *within one case* (stability runs ask the same question N times)
 are cached under their occurrence number, so a cached re-run replays N answers instead of one
@@ -32,8 +35,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..errors import ConfigError
-from .base import Judge, Verdict, VerdictRequest
+from ..infra.secrets import known_secrets, scrub
 from ..types.usage import Usage
+from .base import Judge, Verdict, VerdictRequest
 
 if TYPE_CHECKING:  # sqlite3 loads when a cache opens: the in-flight de-duplication alone does not need it
     import sqlite3
@@ -133,6 +137,7 @@ class CachedJudge(Judge):
         self.misses = 0
         self._inflight = InFlight()
         self._params = _params(inner)
+        self._secrets = known_secrets([inner])
         self._db = self._open()
 
     # -- Judge -----------------------------------------------------------------------------
@@ -217,7 +222,7 @@ class CachedJudge(Judge):
         try:
             self._conn().execute(
                 "INSERT OR REPLACE INTO verdicts (key, model, check_name, verdict, created) VALUES (?, ?, ?, ?, ?)",
-                (key, self.inner.name, request.check, _encode(verdict), time.time()))
+                (key, self.inner.name, request.check, _encode(verdict, self._secrets), time.time()))
         except sqlite3.Error:
             pass  # a cache that cannot write must not lose the verdict
 
@@ -239,14 +244,15 @@ def _answer_settings(info: dict[str, Any]) -> dict[str, Any]:
     return {k: _answer_settings(v) if isinstance(v, dict) else v for k, v in info.items() if k not in _VOLATILE}
 
 
-def _encode(verdict: Verdict) -> str:
-    return json.dumps({
+def _encode(verdict: Verdict, secrets: frozenset[str]) -> str:
+    """The verdict as stored: JSON, with ``secrets`` masked in every string of it."""
+    return json.dumps(scrub({
         "label": verdict.label, "score": verdict.score, "method": verdict.method,
         "probabilities": dict(verdict.probabilities) if verdict.probabilities is not None else None,
         "reason": verdict.reason, "fields": dict(verdict.fields), "raw": verdict.raw, "model": verdict.model,
         "attempts": verdict.attempts, "notes": list(verdict.notes),
         "usage": verdict.usage.to_dict(),
-    }, ensure_ascii=False)
+    }, secrets), ensure_ascii=False)
 
 
 def _decode(text: str) -> Verdict:
