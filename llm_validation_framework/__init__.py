@@ -20,6 +20,7 @@ _EXPORTS: dict[str, str] = {
     "AccuracyAgent": "agents.accuracy",
     "Agent": "agents.base",
     "AnswerAccuracyAgent": "agents.reference",
+    "AnswerRejectedError": "errors",
     "CachedJudge": "judges.cache",
     "Calibration": "runner.calibration",
     "CheckResult": "types.results",
@@ -28,6 +29,9 @@ _EXPORTS: dict[str, str] = {
     "ContextRelevanceAgent": "agents.reference",
     "EvaluationResult": "types.results",
     "GroundednessAgent": "agents.reference",
+    "Guard": "guard.core",
+    "GuardError": "errors",
+    "GuardOutcome": "guard.outcome",
     "HybridJudge": "judges.hybrid",
     "InputError": "errors",
     "Judge": "judges.base",
@@ -48,6 +52,7 @@ _EXPORTS: dict[str, str] = {
     "ScriptExhaustedError": "errors",
     "ScriptedJudge": "judges.scripted",
     "Settings": "infra.config",
+    "UnverifiedAnswerError": "errors",
     "Usage": "types.usage",
     "Verdict": "judges.base",
     "VerdictParseError": "errors",
@@ -55,6 +60,7 @@ _EXPORTS: dict[str, str] = {
     "Veto": "agents.veto",
     "arun_dataset": "runner.core",
     "calibrate_threshold": "runner.calibrate_results",
+    "configure_tracing": "infra.tracing",
     "fit_threshold": "runner.calibration",
     "make_judge": "judges",
     "run_dataset": "runner.core",
@@ -65,6 +71,7 @@ __all__ = [
     "AccuracyAgent",
     "Agent",
     "AnswerAccuracyAgent",
+    "AnswerRejectedError",
     "CachedJudge",
     "Calibration",
     "CheckResult",
@@ -73,6 +80,9 @@ __all__ = [
     "ContextRelevanceAgent",
     "EvaluationResult",
     "GroundednessAgent",
+    "Guard",
+    "GuardError",
+    "GuardOutcome",
     "HybridJudge",
     "InputError",
     "Judge",
@@ -93,6 +103,7 @@ __all__ = [
     "ScriptExhaustedError",
     "ScriptedJudge",
     "Settings",
+    "UnverifiedAnswerError",
     "Usage",
     "Verdict",
     "VerdictParseError",
@@ -101,6 +112,7 @@ __all__ = [
     "__version__",
     "arun_dataset",
     "calibrate_threshold",
+    "configure_tracing",
     "fit_threshold",
     "make_judge",
     "run_dataset",
@@ -116,7 +128,9 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
     from .agents.relevancy import RelevancyAgent
     from .agents.veto import Veto
     from .errors import (
+        AnswerRejectedError,
         ConfigError,
+        GuardError,
         InputError,
         JudgeCallError,
         JudgeError,
@@ -126,9 +140,13 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
         MissingAPIKeyError,
         RetrievalError,
         ScriptExhaustedError,
+        UnverifiedAnswerError,
         VerdictParseError,
     )
+    from .guard.core import Guard
+    from .guard.outcome import GuardOutcome
     from .infra.config import Settings
+    from .infra.tracing import configure_tracing
     from .judges import make_judge
     from .judges.base import Judge, Verdict, VerdictRequest
     from .judges.cache import CachedJudge
