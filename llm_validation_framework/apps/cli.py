@@ -8,6 +8,7 @@
     lvf report results.jsonl --html report.html
     lvf compare BASE.jsonl NEW.jsonl [--html diff.html] [--fail-on-regression]
     lvf calibrate results.jsonl --label FIELD [--write suite.toml]
+    lvf steps show|pin|forget [KEY]            (the evaluation steps of criteria checks)
     lvf serve [--port 8765 --model m.gguf]        (the local model over an OpenAI-compatible API)
 
 Exit codes: 0 every case passed; 1 some case failed, was unscored or errored; 2 usage or
@@ -28,6 +29,7 @@ import click
 from ..errors import ConfigError, LVFError
 from .calibrate import calibrate as _calibrate
 from .compare.command import compare as _compare
+from .steps import steps as _steps
 from .serve import limits as _serving
 
 __all__ = ["main"]
@@ -94,7 +96,7 @@ def run(cases: str, agents: tuple[str, ...], provider: str | None, model: str | 
     """Evaluate every case of a JSONL file; write results as they finish."""
     from ..runner import default_out_path, parse_field_map, render_summary, run_dataset
     from ..runner.registry import agent_target, split_agent_names
-    from .interrupts import resume_command, sigterm_as_interrupt
+    from .interrupts import announcing_stop, resume_command, sigterm_as_interrupt
     from .progress_bar import RunProgressBar
 
     out_path = Path(out) if out else default_out_path(cases)
@@ -112,7 +114,8 @@ def run(cases: str, agents: tuple[str, ...], provider: str | None, model: str | 
         with bar, sigterm_as_interrupt():  # SIGTERM (CI, kill, Kubernetes) ends the run as Ctrl-C does
             summary = run_dataset(
                 cases, list(agents), concurrency=concurrency, out=out_path, resume=resume, overwrite=overwrite,
-                limit=limit, field_map=list(field_map), cache=cache, on_progress=bar.update, judge=judge,
+                limit=limit, field_map=list(field_map), cache=cache,
+                on_progress=announcing_stop(bar.update, out_path), judge=judge,
                 provider=provider, model=model, api_base=api_base, config_path=config_path, threshold=threshold,
                 repeats=repeats, ray=_ray_choice(ray_address, ray_actors, ray_cpus), inputs=not no_inputs, settings={"config_file": str(settings.config_file.path) if settings and settings.config_file.path
                           else None, "judge_path": judge_path})
@@ -120,6 +123,8 @@ def run(cases: str, agents: tuple[str, ...], provider: str | None, model: str | 
         done = bar.last.done if bar.last else 0
         click.echo(f"\ninterrupted: {done} result(s) of this run are in {out_path}. Continue with:\n  "
                    + resume_command(sys.argv[1:]), err=True)
+        if html:  # the report of what finished: a long run stopped is still worth reading
+            _write_html(out_path, html, "HTML report of the cases finished so far")
         sys.exit(EXIT_INTERRUPTED)
     except LVFError as exc:  # ConfigError, RunAbortedError …
         _fail(exc)
@@ -127,11 +132,19 @@ def run(cases: str, agents: tuple[str, ...], provider: str | None, model: str | 
         _fail(f"{exc.strerror or exc}: {exc.filename or out_path}")
     render_summary(summary, _stdout_console())
     if html:
-        from .report import write_report
-
-        write_report(out_path, html)
-        click.echo(f"HTML report: {html}")
+        _write_html(out_path, html, "HTML report")
     sys.exit(summary.exit_code)
+
+
+def _write_html(results: Path, html: str, what: str) -> None:
+    from .report import write_report
+
+    try:
+        write_report(results, html)
+    except (LVFError, OSError) as exc:  # no results line yet, an unwritable path: said, the exit code kept
+        click.echo(f"no {what}: {exc}", err=True)
+        return
+    click.echo(f"{what}: {html}")
 
 
 # ---------------------------------------------------------------------------------------
@@ -220,6 +233,7 @@ def report(results: str, html: str) -> None:
 
 main.add_command(_compare)  # lvf compare BASE.jsonl NEW.jsonl (apps/compare/)
 main.add_command(_calibrate)  # lvf calibrate results.jsonl --label FIELD (apps/calibrate.py)
+main.add_command(_steps)  # lvf steps show|pin|forget (apps/steps.py)
 
 
 # ---------------------------------------------------------------------------------------

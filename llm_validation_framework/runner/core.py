@@ -55,6 +55,8 @@ class RunProgress:
     usage: Usage
     elapsed_s: float
     record: Mapping[str, Any] = field(default_factory=dict)
+    #: the run was stopped (Ctrl-C, SIGTERM): sent once, at once, before the cases in flight are dropped
+    stopping: bool = False
 
     @property
     def rate(self) -> float:
@@ -257,6 +259,13 @@ async def _run(path: str | Path, built: list[tuple[str, Any]], shared: Judge | N
     counter = {"done": 0, "labelled": 0}
     first_errors: list[tuple[str, str]] = []
 
+    def progress(record: Mapping[str, Any] | None = None, stopping: bool = False) -> RunProgress:
+        return RunProgress(
+            done=counter["done"], total=total, passed=sum(t.passed for t in tallies.values()),
+            failed=sum(t.failed for t in tallies.values()), unscored=sum(t.unscored for t in tallies.values()),
+            errors=sum(t.errors for t in tallies.values()), usage=summary.usage,
+            elapsed_s=time.perf_counter() - started, record=record or {}, stopping=stopping)
+
     def record_finished(record: dict[str, Any]) -> None:
         if not inputs:
             record.pop("inputs", None)  # a Ray actor records them always: dropped before writing
@@ -276,11 +285,7 @@ async def _run(path: str | Path, built: list[tuple[str, Any]], shared: Judge | N
         counter["labelled"] += "label" in (record.get("meta") or {})
         summary.evaluated += 1
         if on_progress is not None:
-            _notify(on_progress, RunProgress(
-                done=counter["done"], total=total, passed=sum(t.passed for t in tallies.values()),
-                failed=sum(t.failed for t in tallies.values()), unscored=sum(t.unscored for t in tallies.values()),
-                errors=sum(t.errors for t in tallies.values()), usage=summary.usage,
-                elapsed_s=time.perf_counter() - started, record=record))
+            _notify(on_progress, progress(record=record))
 
     def units():
         """(row, agent name, agent) for every unit still to do, read lazily from the file."""
@@ -318,8 +323,13 @@ async def _run(path: str | Path, built: list[tuple[str, Any]], shared: Judge | N
 
         tasks = [asyncio.create_task(run_on_ray(*spec, concurrency, ((row, name) for row, name, _ in units()),
                                                 record_finished, on_ready))]
+
+    def announce_stop() -> None:
+        if on_progress is not None:  # at once: the judge's calls in flight may take a while to end
+            _notify(on_progress, progress(stopping=True))
+
     try:
-        await gather_or_cancel(tasks)
+        await gather_or_cancel(tasks, on_cancel=announce_stop)
     except BaseException:
         summary.interrupted = True
         raise

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
+from collections.abc import Callable
 from typing import Any
 
 from ..errors import ConfigError, InputError, LVFError
@@ -85,8 +86,9 @@ def error_record(base: dict[str, Any], row: CaseRow, exc: BaseException, duratio
             "notes": [], "error": error, "meta": row.meta}
 
 
-async def gather_or_cancel(tasks: list[asyncio.Task]) -> None:
-    """Wait for all tasks; on the first failure or on cancellation, cancel the rest and re-raise."""
+async def gather_or_cancel(tasks: list[asyncio.Task], on_cancel: Callable[[], object] | None = None) -> None:
+    """Wait for all tasks; on the first failure or on cancellation, cancel the rest and re-raise.
+    ``on_cancel`` is called when the wait itself is cancelled, before the tasks are."""
     try:
         pending = set(tasks)
         while pending:
@@ -94,6 +96,10 @@ async def gather_or_cancel(tasks: list[asyncio.Task]) -> None:
             for task in finished:
                 if not task.cancelled() and task.exception() is not None:
                     raise task.exception()  # type: ignore[misc]
+    except asyncio.CancelledError:
+        if on_cancel is not None:
+            on_cancel()
+        raise
     finally:
         for task in tasks:
             task.cancel()
