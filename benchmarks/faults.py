@@ -117,7 +117,7 @@ def serve_stub(seed: int, faults: bool, delay: float, slow_s: float, log_path: s
         if fault == "500":
             return StubReply(status=500, body=error)
         if fault == "not_json":
-            return StubReply(body=b"<html><body>upstream hiccup</body></html>")
+            return StubReply(body=b"<html><body>upstream hiccup</body></html>", headers={"Content-Type": "text/html"})
         if fault == "not_chat_completion":
             return StubReply(body={"status": "ok", "detail": "not a chat completion"})
         if fault == "dropped":

@@ -207,7 +207,8 @@ class StubServer:
                 payload = reply.body if isinstance(reply.body, bytes) else json.dumps(reply.body).encode()
                 try:
                     self.send_response(reply.status)
-                    self.send_header("Content-Type", "application/json")
+                    if "content-type" not in {name.lower() for name in reply.headers}:
+                        self.send_header("Content-Type", "application/json")
                     self.send_header("Content-Length", str(len(payload)))
                     for name, value in reply.headers.items():
                         self.send_header(name, value)

@@ -74,6 +74,39 @@ async def test_invalid_json_then_good_reask(stub_server, stub_judge):
     assert '"verdict": "yes" | "no"' in reask[3]["content"]
 
 
+@pytest.mark.parametrize("content_type", ["text/html", "text/html; charset=utf-8", "text/plain", "application/json"])
+async def test_a_200_with_an_html_body_is_asked_again_once_not_retried_as_a_500(stub_server, stub_judge,
+                                                                              content_type):
+    """A proxy's error page sent as a success: the malformed-reply path (one re-ask with the error)."""
+    page = StubReply(body=b"<html><body><h1>502 upstream hiccup</h1></body></html>",
+                     headers={"Content-Type": content_type})
+    stub_server.push(page, chat_reply('{"reason": "fine", "verdict": "yes"}'))
+    verdict = await stub_judge(max_retries=4).verdict(request())
+    assert (verdict.label, verdict.attempts) == ("yes", 2)
+    assert "re-asked once after an invalid reply" in verdict.notes
+    assert len(stub_server.chat_requests) == 2
+    reask = stub_server.chat_requests[1].body["messages"]
+    assert "not a readable chat completion" in reask[-1]["content"]  # the re-ask says what was wrong
+
+    stub_server.push(page, page, page)
+    result = await ask_once("support", stub_judge(max_retries=4), request())
+    assert result.score is None and "VerdictParseError" in result.error and "readable" in result.error
+    assert len(stub_server.chat_requests) == 4  # twice more, not five retries
+
+
+async def test_a_refused_connection_is_named_with_the_server_to_start(stub_judge):
+    import socket
+
+    with socket.socket() as probe:  # a port nothing listens on
+        probe.bind(("127.0.0.1", 0))
+        url = f"http://127.0.0.1:{probe.getsockname()[1]}/v1"
+    with pytest.raises(JudgeCallError) as caught:
+        await stub_judge(api_base=url, max_retries=1).verdict(request())
+    message = str(caught.value)
+    assert f"the connection to {url} was refused (2 attempt(s)): is the server running at {url}?" in message
+    assert "HTTP 500" not in message and caught.value.status_code is None
+
+
 async def test_never_valid_reply_raises_with_both_raw_replies(stub_server, stub_judge):
     stub_server.push(chat_reply('{"verdict": "maybe"}'), chat_reply("I refuse to answer in JSON."))
     with pytest.raises(VerdictParseError) as caught:

@@ -46,6 +46,7 @@ from .retry import (
     backoff_wait,
     is_malformed_reply,
     is_provider_error,
+    is_refused_connection,
     is_retryable,
     is_timeout,
     provider_message,
@@ -218,6 +219,11 @@ class LiteLLMJudge(Judge):
                     f"{self._redact(provider_message(exc))[:300]}. Every call would fail the same way. Fix: check "
                     "the API key for this provider (`lvf config show` says where it came from) or the api_base"
                 ) from None
+            if is_refused_connection(exc):  # litellm calls it a "500": no server answered at all
+                where = self.api_base or f"{self.name}'s API"
+                raise JudgeCallError(
+                    f"{self.name}: the connection to {where} was refused ({attempts} attempt(s)): is the server "
+                    f"running at {where}?", status_code=None, attempts=attempts) from None
             raise JudgeCallError(
                 f"{self.name}: {type(exc).__name__}" + (f" (HTTP {status})" if status else "")
                 + f" after {attempts} attempt(s): {self._redact(str(exc))[:600]}",

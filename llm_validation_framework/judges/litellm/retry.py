@@ -6,8 +6,9 @@ many requests a verdict cost. A failure is tried again when it is transient: rat
 overload and server errors (408, 409, 425, 5xx, 529), connection errors and timeouts. A request
 the provider refused as such (400, 401, 403, 404) fails at once: asking again cannot help and
 only spends quota. A reply sent as a success that litellm cannot read (not JSON, no choices) is
-reported by litellm as a "500" of its own making; it is no server error, so it is not retried
-here: the judge treats it as an invalid reply (one re-ask, then unscored).
+reported by litellm as a "500" of its own making (an HTML page from a proxy, say); it is no server
+error, so it is not retried here: the judge treats it as an invalid reply (one re-ask, then
+unscored). A refused connection is retried (a server may be starting) and then named as one.
 The wait doubles from ``retry_base_s`` with jitter (so parallel workers do
 not retry in lock-step), capped by ``retry_max_s``; a ``Retry-After`` (or ``retry-after-ms``)
 header on the failed response wins, since the provider knows when it will take requests again.
@@ -22,10 +23,13 @@ import random
 import time
 
 __all__ = ["RETRY_STATUSES", "CallTimeout", "MalformedReply", "backoff_wait", "is_malformed_reply", "is_provider_error",
-           "is_retryable", "is_timeout", "provider_message", "retry_after", "status_of"]
+           "is_refused_connection", "is_retryable", "is_timeout", "provider_message", "retry_after", "status_of"]
 
 #: statuses worth another try: rate limits, overload, server errors, request timeouts
 RETRY_STATUSES = frozenset({408, 409, 425, 429, 500, 502, 503, 504, 529})
+#: how litellm words its "500" for a 200 reply whose body is no chat completion (an HTML page, plain
+#: text): its OpenAI handler got a string where it wanted a parsed completion
+_INVALID_REPLY = "Empty or invalid response from LLM endpoint"
 
 
 class CallTimeout(Exception):
@@ -72,19 +76,33 @@ def is_malformed_reply(exc: BaseException) -> bool:
     litellm raises these as an InternalServerError with a status 500 it made up; what tells them
     apart from a real HTTP error is the cause: a JSON decoding error or litellm's own APIError, and
     no HTTP status error anywhere beneath. Ask as litellm raises it: re-raising an exception inside
-    another's handler (a retry loop does) replaces the cause this reads."""
-    links: list[BaseException] = []
-    link: BaseException | None = exc
-    while link is not None and len(links) < 12:
-        links.append(link)
-        link = link.__cause__ or link.__context__
+    another's handler (a retry loop does) replaces the cause this reads. A body that is not JSON at
+    all but came as ``text/html`` or the like shows as litellm's own "empty or invalid response"."""
+    links = _chain(exc)
     beneath = links[1:]
     if any(base.__name__ in ("HTTPStatusError", "APIStatusError", "APIConnectionError")
            for item in beneath for base in type(item).__mro__):
         return False
     return any(isinstance(item, json.JSONDecodeError)
                or (type(item).__name__ == "APIError" and (type(item).__module__ or "").startswith("litellm"))
-               for item in beneath)
+               for item in beneath) or any(
+        (type(item).__module__ or "").startswith("litellm") and str(item).startswith(_INVALID_REPLY)
+        for item in beneath)
+
+
+def is_refused_connection(exc: BaseException) -> bool:
+    """Nothing listens where the call went: the connection was refused (litellm reports it as a "500")."""
+    return any(isinstance(item, ConnectionRefusedError) for item in _chain(exc))
+
+
+def _chain(exc: BaseException) -> list[BaseException]:
+    """``exc`` and what it was raised from or during, nearest first (at most 12)."""
+    links: list[BaseException] = []
+    link: BaseException | None = exc
+    while link is not None and len(links) < 12:
+        links.append(link)
+        link = link.__cause__ or link.__context__
+    return links
 
 
 def is_retryable(exc: BaseException) -> bool:
