@@ -27,6 +27,7 @@ _EXPORTS: dict[str, str] = {
     "CitationAgent": "agents.citation",
     "ConfigError": "errors",
     "ContextRelevanceAgent": "agents.reference",
+    "Criteria": "checks.criteria",
     "EvaluationResult": "types.results",
     "GroundednessAgent": "agents.reference",
     "Guard": "guard.core",
@@ -78,6 +79,7 @@ __all__ = [
     "CitationAgent",
     "ConfigError",
     "ContextRelevanceAgent",
+    "Criteria",
     "EvaluationResult",
     "GroundednessAgent",
     "Guard",
@@ -127,6 +129,7 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
     from .agents.reference import AnswerAccuracyAgent, ContextRelevanceAgent, GroundednessAgent
     from .agents.relevancy import RelevancyAgent
     from .agents.veto import Veto
+    from .checks.criteria import Criteria
     from .errors import (
         AnswerRejectedError,
         ConfigError,

@@ -6,6 +6,8 @@ A check is one small contract: configuration in ``__init__``, ``async run(sample
 CheckResult``, nothing stored per case. Build a :class:`VerdictRequest` (instructions, a prompt with
 each untrusted text wrapped by :func:`delimit`, the labels the judge may answer with and their
 scores) and let :func:`ask_once` ask it: a judge failure becomes an unscored result, never a 0.
+Or write no code: :class:`Criteria` is a judged check from a sentence (its evaluation steps written
+once by the judge and stored, shown and pinned with :func:`list_steps` and :func:`pin_steps`).
 Combine checks with weights, vetoes and a threshold in :class:`Agent`. The page "Your own checks"
 (docs/own-checks.md) walks through it.
 """
@@ -15,6 +17,9 @@ from __future__ import annotations
 from .agents.base import Agent, InjectionPolicy, UnscoredPolicy
 from .agents.veto import Veto
 from .checks.base import Check, ask_once, verdict_result
+from .checks.criteria import Criteria
+from .checks.criteria_steps import StoredSteps, forget_steps, list_steps, pin_steps
+from .checks.scale import YES_PARTLY_NO, Level, Scale
 from .errors import InputError
 from .judges.base import Judge, Verdict, VerdictRequest
 from .text.prompting import delimit, format_passages, render
@@ -25,20 +30,28 @@ __all__ = [
     "Agent",
     "Check",
     "CheckResult",
+    "Criteria",
     "InjectionPolicy",
     "InputError",
     "Judge",
+    "Level",
     "Passage",
     "Sample",
+    "Scale",
+    "StoredSteps",
     "Turn",
     "UnscoredPolicy",
     "Verdict",
     "VerdictRequest",
     "Veto",
+    "YES_PARTLY_NO",
     "ask_once",
     "delimit",
+    "forget_steps",
     "format_passages",
+    "list_steps",
     "parse_sample",
+    "pin_steps",
     "render",
     "verdict_result",
 ]

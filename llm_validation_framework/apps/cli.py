@@ -8,6 +8,7 @@
     lvf report results.jsonl --html report.html
     lvf compare BASE.jsonl NEW.jsonl [--html diff.html] [--fail-on-regression]
     lvf calibrate results.jsonl --label FIELD [--write suite.toml]
+    lvf steps show|pin|forget [KEY]            (the evaluation steps of criteria checks)
     lvf serve [--port 8765 --model m.gguf]        (the local model over an OpenAI-compatible API)
 
 Exit codes: 0 every case passed; 1 some case failed, was unscored or errored; 2 usage or
@@ -29,6 +30,7 @@ from ..errors import ConfigError, LVFError
 from .calibrate import calibrate as _calibrate
 from .compare.command import compare as _compare
 from .serve import limits as _serving
+from .steps import steps as _steps
 
 __all__ = ["main"]
 
@@ -231,6 +233,7 @@ def report(results: str, html: str) -> None:
 
 main.add_command(_compare)  # lvf compare BASE.jsonl NEW.jsonl (apps/compare/)
 main.add_command(_calibrate)  # lvf calibrate results.jsonl --label FIELD (apps/calibrate.py)
+main.add_command(_steps)  # lvf steps show|pin|forget (apps/steps.py)
 
 
 # ---------------------------------------------------------------------------------------
