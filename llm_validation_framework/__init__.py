@@ -63,6 +63,7 @@ _EXPORTS: dict[str, str] = {
     "calibrate_threshold": "runner.calibrate_results",
     "configure_tracing": "infra.tracing",
     "fit_threshold": "runner.calibration",
+    "function_check": "checks.functions",
     "make_judge": "judges",
     "run_dataset": "runner.core",
 }
@@ -116,6 +117,7 @@ __all__ = [
     "calibrate_threshold",
     "configure_tracing",
     "fit_threshold",
+    "function_check",
     "make_judge",
     "run_dataset",
 ]
@@ -130,6 +132,7 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
     from .agents.relevancy import RelevancyAgent
     from .agents.veto import Veto
     from .checks.criteria import Criteria
+    from .checks.functions import function_check
     from .errors import (
         AnswerRejectedError,
         ConfigError,

@@ -6,7 +6,9 @@ A check is one small contract: configuration in ``__init__``, ``async run(sample
 CheckResult``, nothing stored per case. Build a :class:`VerdictRequest` (instructions, a prompt with
 each untrusted text wrapped by :func:`delimit`, the labels the judge may answer with and their
 scores) and let :func:`ask_once` ask it: a judge failure becomes an unscored result, never a 0.
-Or write no code: :class:`Criteria` is a judged check from a sentence (its evaluation steps written
+A check that needs no judge is a function: :func:`function_check` (ready ones: :func:`regex_match`,
+:func:`length_limit`, :func:`valid_json`, :func:`required_phrases`, :func:`forbidden_words`).
+:class:`Criteria` is a judged check from a sentence (its evaluation steps written
 once by the judge and stored, shown and pinned with :func:`list_steps` and :func:`pin_steps`).
 Combine checks with weights, vetoes and a threshold in :class:`Agent`. The page "Your own checks"
 (docs/own-checks.md) walks through it.
@@ -19,6 +21,15 @@ from .agents.veto import Veto
 from .checks.base import Check, ask_once, verdict_result
 from .checks.criteria import Criteria
 from .checks.criteria_steps import StoredSteps, forget_steps, list_steps, pin_steps
+from .checks.functions import (
+    FunctionCheck,
+    forbidden_words,
+    function_check,
+    length_limit,
+    regex_match,
+    required_phrases,
+    valid_json,
+)
 from .checks.scale import YES_PARTLY_NO, Level, Scale
 from .errors import InputError
 from .judges.base import Judge, Verdict, VerdictRequest
@@ -31,6 +42,7 @@ __all__ = [
     "Check",
     "CheckResult",
     "Criteria",
+    "FunctionCheck",
     "InjectionPolicy",
     "InputError",
     "Judge",
@@ -47,11 +59,17 @@ __all__ = [
     "YES_PARTLY_NO",
     "ask_once",
     "delimit",
+    "forbidden_words",
     "forget_steps",
     "format_passages",
+    "function_check",
+    "length_limit",
     "list_steps",
     "parse_sample",
     "pin_steps",
+    "regex_match",
     "render",
+    "required_phrases",
+    "valid_json",
     "verdict_result",
 ]
