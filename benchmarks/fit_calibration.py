@@ -19,6 +19,11 @@ scaled by the largest, yes = 1), so predictions made with the shipped calibratio
 Prints (a, b) fitted on all given rows, and balanced accuracy at 0.5 of the check's score
 (the mean of its calibrated template scores) cross-fitted: fitted on one half of the rows,
 scored on the other, both ways, averaged over 20 random splits. Nothing here needs the model.
+
+``--contradictions ROWS`` (rows of ``benchmarks/integrity/measure.py collect --stage
+answer_accuracy``) checks the fitted map against "copy with one fact changed" answers: each
+changed answer's template-1 rating is re-scored with the map and the check's coverage blend, and a
+map that lets more than 5% of them pass is rejected (exit status 1), whatever its accuracy.
 """
 
 from __future__ import annotations
@@ -31,8 +36,14 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent / "integrity"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from constraint import changed_rows, enforce, pass_rate  # noqa: E402
 from judge_quality import auc, balanced_accuracy  # noqa: E402
+
+from llm_validation_framework.checks.answer_accuracy import ACCURACY_OPTIONS  # noqa: E402
+from llm_validation_framework.judges.base import Verdict, VerdictRequest, blend_verdict  # noqa: E402
 
 
 def logit(p: float) -> float:
@@ -110,6 +121,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--template", help="fit on this template's verdicts only (default: every template)")
     parser.add_argument("--from-probabilities", action="store_true",
                         help="raw expected ratings from the label probabilities (predictions made with calibration on)")
+    parser.add_argument("--contradictions", type=Path,
+                        help="integrity rows (answer_accuracy stage): reject a map that passes contradicted answers")
     parser.add_argument("--exclude", type=Path, action="append", default=[],
                         help="leave out rows whose id is in this JSONL (e.g. rows kept for a held-out measurement)")
     args = parser.parse_args(argv)
@@ -159,7 +172,24 @@ def main(argv: list[str] | None = None) -> int:
     threshold = 1 / (1 + math.exp(b / a)) if a > 0 else float("nan")
     print(f"fit on all rows: a={a:.4f} b={b:.4f}  (a raw score of {threshold:.3f} maps to 0.5)")
     print(json.dumps({args.check: [round(a, 4), round(b, 4)]}))
+    if args.contradictions is not None:
+        passed, total = pass_rate(changed_rows(args.contradictions, "answer_accuracy"),
+                                  lambda row: mapped_accuracy(row, a, b) >= 0.5)
+        if not enforce(f"{args.check} map a={a:.4f} b={b:.4f}", passed, total):
+            return 1
     return 0
+
+
+def mapped_accuracy(row: dict, a: float, b: float, weight: float = 0.5) -> float:
+    """A collected answer-accuracy result re-scored with the map (a, b) and the shipped coverage blend."""
+    check = next(c for c in row["checks"] if c["name"] == "answer_accuracy")
+    rating = check["details"]["ratings"][0]
+    probabilities = rating["probabilities"]
+    request = VerdictRequest(check="answer_accuracy", instructions="", prompt="", options=ACCURACY_OPTIONS)
+    verdict = Verdict(label=max(probabilities, key=probabilities.get), probabilities=probabilities,
+                      score=apply(a, b, expected_rating(probabilities)), method="logprobs")
+    coverage = check["details"].get("coverage")
+    return verdict.score if coverage is None else blend_verdict(request, verdict, coverage, weight)
 
 
 if __name__ == "__main__":

@@ -1,0 +1,37 @@
+"""The contradiction constraint every fitting in benchmarks/ respects.
+
+A weight, threshold or calibration map may raise balanced accuracy only while contradicted
+answers keep failing: the share of "copy with one fact changed" answers that pass under a
+candidate must stay at or below ``MAX_CONTRADICTED_PASS``, or the script rejects the candidate
+whatever its accuracy. The rows are the verdicts ``measure.py collect`` recorded.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable
+from pathlib import Path
+
+MAX_CONTRADICTED_PASS = 0.05
+
+
+def changed_rows(path: Path, stage: str) -> list[dict]:
+    """The collected rows of ``stage`` for the changed member of each pair."""
+    rows = [json.loads(line) for line in path.open(encoding="utf-8") if line.strip()]
+    return [r for r in rows if r.get("stage") == stage and r.get("member") == "changed"]
+
+
+def pass_rate(rows: Iterable[dict], passes: Callable[[dict], bool]) -> tuple[int, int]:
+    rows = list(rows)
+    return sum(1 for r in rows if passes(r)), len(rows)
+
+
+def enforce(name: str, passed: int, total: int, limit: float = MAX_CONTRADICTED_PASS) -> bool:
+    """Print the candidate's contradicted pass rate; False (rejected) when it is over ``limit``."""
+    if not total:
+        print(f"{name}: no contradiction rows to check the candidate against")
+        return True
+    ok = passed / total <= limit
+    print(f"{name}: contradicted answers passing {passed}/{total} ({passed / total:.1%}), limit {limit:.0%}: "
+          + ("accepted" if ok else "REJECTED"))
+    return ok
