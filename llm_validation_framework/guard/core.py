@@ -26,7 +26,6 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import AnswerRejectedError, ConfigError, InputError, JudgeError, RetrievalError, UnverifiedAnswerError
 from ..infra import tracing
-from ..infra.secrets import known_secrets
 from ..types.inputs import Sample
 from ..types.results import EvaluationResult
 from .outcome import FailAction, FailPolicy, GuardAttempt, GuardOutcome, feedback_for
@@ -121,7 +120,7 @@ class Guard:
                     "lvf.guard.action": outcome.action, "lvf.guard.passed": outcome.passed,
                     "lvf.guard.attempts": len(outcome.attempts), "lvf.guard.decided_by": outcome.decided_by,
                     "lvf.guard.fail_open": outcome.fail_open,
-                    "lvf.evaluation.status": outcome.attempts[-1].status}, known_secrets([self.agent]))
+                    "lvf.evaluation.status": outcome.attempts[-1].status}, tracing.secrets_of(self.agent))
         if outcome.action == "raise":
             last = outcome.attempts[-1]
             if outcome.decided_by == "verdict":

@@ -19,7 +19,9 @@ from __future__ import annotations
 import contextlib
 import contextvars
 import functools
+import os
 import sys
+import weakref
 from collections.abc import Awaitable, Callable, Iterator, Mapping
 from typing import Any
 
@@ -27,7 +29,7 @@ from .._version import __version__
 from .secrets import known_secrets, scrub
 
 __all__ = ["EVALUATION_EVENT", "configure_tracing", "record", "span", "traced_agent", "traced_case", "traced_check",
-           "traced_run", "tracing_active", "untraced"]
+           "secrets_of", "traced_run", "tracing_active", "untraced"]
 
 EVALUATION_EVENT = "gen_ai.evaluation.result"
 #: an explanation longer than this is cut: a span attribute is not the place for a whole breakdown
@@ -36,6 +38,39 @@ _SCOPE = "llm_validation_framework"
 _state: dict[str, Any] = {"enabled": True, "provider": None, "cached": (None, None)}
 #: set while the library evaluates for its own purposes (the runner's prompt-hash probe): no spans then
 _untraced: contextvars.ContextVar[bool] = contextvars.ContextVar("lvf_untraced", default=False)
+
+
+#: a judge's or agent's own secrets, found once: walking an object per span cost milliseconds (a ScriptedJudge
+#: keeps every request it was asked)
+_held: weakref.WeakKeyDictionary[Any, frozenset[str]] = weakref.WeakKeyDictionary()
+
+
+def secrets_of(holder: Any) -> frozenset[str]:
+    """The secrets to mask in spans about ``holder`` (a judge or an agent): its own, found once, and the
+    environment's key-like values, read each time (they may change)."""
+    try:
+        held = _held[holder]
+    except (KeyError, TypeError):
+        held = known_secrets([holder], environ={})
+        try:
+            _held[holder] = held
+        except TypeError:  # not weakly referable: found again next time
+            pass
+    return held | _environment_secrets()
+
+
+_environ: dict[str, Any] = {"seen": None, "secrets": frozenset()}
+
+
+def _environment_secrets() -> frozenset[str]:
+    """The environment's secrets, found again only when the environment changed: decoding every variable
+    per span cost more than the rest of the span."""
+    raw = getattr(os.environ, "_data", None)  # CPython's undecoded mapping: comparing it is cheap
+    if raw is None:
+        return known_secrets()
+    if _environ["seen"] != raw:
+        _environ.update(seen=dict(raw), secrets=known_secrets())
+    return _environ["secrets"]
 
 
 def configure_tracing(*, enabled: bool = True, tracer_provider: Any = None) -> None:
@@ -111,14 +146,14 @@ def record(current: Any, attributes: Mapping[str, Any], secrets: frozenset[str] 
     capped and have ``secrets`` masked (None: the environment's, see :func:`known_secrets`)."""
     if current is None:
         return
-    current.set_attributes(_clean(attributes, known_secrets() if secrets is None else secrets))
+    current.set_attributes(_clean(attributes, _environment_secrets() if secrets is None else secrets))
 
 
 def fail(current: Any, exc: BaseException, secrets: frozenset[str] | None = None) -> None:
     """Mark ``current`` as ended by ``exc``: ``error.type`` and an ERROR status (a cancellation included)."""
     from opentelemetry.trace import Status, StatusCode
 
-    secrets = known_secrets() if secrets is None else secrets
+    secrets = _environment_secrets() if secrets is None else secrets
     kind = "cancelled" if type(exc).__name__ == "CancelledError" else type(exc).__name__
     current.set_attribute("error.type", kind)
     current.set_status(Status(StatusCode.ERROR, _text(f"{type(exc).__name__}: {exc}", secrets)))
@@ -212,9 +247,9 @@ async def _traced(tracer: Any, name: str, start: Mapping[str, Any], holder: Any,
         try:
             result = await call()
         except BaseException as exc:
-            fail(current, exc, known_secrets([holder]))
+            fail(current, exc, secrets_of(holder))
             raise
-        secrets = known_secrets([holder])
+        secrets = secrets_of(holder)
         attributes = _clean(describe(result), secrets)
         current.set_attributes(attributes)
         current.add_event(EVALUATION_EVENT, {k: v for k, v in attributes.items()
