@@ -9,8 +9,10 @@ from pathlib import Path
 import pytest
 
 from llm_validation_framework.agents.suite_spec import read_suite
+from llm_validation_framework.custom import Agent, Criteria
 from llm_validation_framework.errors import ConfigError
 from llm_validation_framework.infra.toml_file import read_toml, set_top_level_number
+from llm_validation_framework.judges.scripted import ScriptedJudge
 
 SUITE = """\
 # a suite: relevancy and politeness, half each
@@ -131,3 +133,201 @@ def test_the_threshold_writer_refuses_a_broken_file(tmp_path):
     with pytest.raises(ConfigError, match="suite.toml:1: not valid TOML"):
         set_top_level_number(path, "threshold", 0.5)
     assert path.read_text() == "threshold = \n"
+
+
+# -- building the agent ----------------------------------------------------------------------------
+
+CHECKS_MODULE = '''
+from llm_validation_framework.custom import Check, CheckResult
+
+
+class WordLimit(Check):
+    name = "word_limit"
+    screened = False
+
+    def __init__(self, *, limit: int = 50) -> None:
+        self.limit = limit
+
+    async def run(self, sample, judge):
+        words = len((sample.answer or "").split())
+        return CheckResult(self.name, 1.0 if words <= self.limit else 0.0, f"{words} words", method="rule")
+
+
+short = WordLimit(limit=5)
+not_a_check = 42
+
+
+def no_urls(sample):
+    return "http" not in sample.answer, "no link" if "http" not in sample.answer else "a link"
+'''
+
+
+def judge_for_tests(request) -> dict:
+    """Relevant always; a criteria check says no to an answer holding "stupid"."""
+    options = request.options
+    rude = request.check.startswith("criteria:") and "stupid" in request.prompt
+    pick = min if rude else max
+    return {"verdict": pick(options, key=options.get), "reason": "scripted"}
+
+
+@pytest.fixture
+def suite_dir(tmp_path, monkeypatch, request):
+    """A folder with a checks module of a name unique to the test (modules are cached by name)."""
+    module = "suite_checks_" + re.sub(r"\W", "_", request.node.name)
+    (tmp_path / f"{module}.py").write_text(CHECKS_MODULE, encoding="utf-8")
+    monkeypatch.setenv("LVF_CACHE_DIR", str(tmp_path / "cache"))
+    return tmp_path, module
+
+
+def test_from_file_builds_the_declared_agent(suite_dir):
+    folder, module = suite_dir
+    path = write(folder, f'''\
+        name = "polite_and_short"
+        threshold = 0.4
+        on_unscored = "renormalize"
+
+        [[check]]
+        use = "relevancy"
+        weight = 0.5
+        options = {{ prefer_reason = false }}
+
+        [[check]]
+        name = "polite"
+        criteria = "Is the answer polite?"
+        steps = ["Read the answer.", "Is any word rude?"]
+        weight = 0.5
+
+        [[check]]
+        function = "{module}:WordLimit"
+        options = {{ limit = 8 }}
+        weight = 0
+
+        [[veto]]
+        check = "polite"
+        below = 0.5
+        reason = "the answer is rude"
+        ''')
+    agent = Agent.from_file(path, judge=ScriptedJudge(judge_for_tests))
+    assert isinstance(agent, Agent) and agent.name == "polite_and_short"
+    assert agent.threshold == 0.4 and agent.on_unscored == "renormalize"
+    assert [(check.name, weight) for check, weight in agent.checks] == [
+        ("relevancy", 0.5), ("polite", 0.5), ("word_limit", 0.0)]
+    relevancy, polite, limit = (check for check, _ in agent.checks)
+    assert relevancy.prefer_reason is False and limit.limit == 8
+    assert isinstance(polite, Criteria) and polite.steps == ("Read the answer.", "Is any word rude?")
+    assert [(v.check, v.below, v.reason) for v in agent.vetoes] == [("polite", 0.5, "the answer is rude")]
+
+    good = agent.evaluate({"question": "Where is the Eiffel Tower?", "answer": "In Paris, France."})
+    assert good.status == "PASS"
+    rude = agent.evaluate({"question": "Where is the Eiffel Tower?", "answer": "In Paris, stupid."})
+    # 0.5 x relevancy 1.0 + 0.5 x polite 0.0 reaches 0.4: the veto fails it
+    assert rude.score == 0.5 and rude.status == "FAIL"
+    assert any("the answer is rude" in note for note in rude.notes)
+
+
+def test_a_check_object_and_scales(suite_dir):
+    folder, module = suite_dir
+    path = write(folder, f'''\
+        [[check]]
+        function = "{module}:short"
+
+        [[check]]
+        name = "tone"
+        criteria = "How polite is the answer?"
+        steps = ["Judge the tone."]
+        inputs = ["answer"]
+        scale = {{ polite = [1.0, "courteous throughout"], neutral = [0.6, "neither"], rude = [0.0, "insulting"] }}
+
+        [[check]]
+        name = "clarity"
+        criteria = "How clear is the answer?"
+        steps = ["Judge how clear it is."]
+        rubric = ["unreadable", "hard to follow", "clear enough", "clear", "crystal clear"]
+        ''', name="graded.toml")
+    agent = Agent.from_file(path, judge=ScriptedJudge(judge_for_tests))
+    short, tone, clarity = (check for check, _ in agent.checks)
+    assert agent.name == "graded" and short.limit == 5
+    assert tone.scale.labels == ("polite", "neutral", "rude") and tone.inputs == ("answer",)
+    assert clarity.scale.labels == ("1", "2", "3", "4", "5")
+
+
+def test_ready_checks_and_plain_functions_need_no_code_beyond_the_file(suite_dir):
+    folder, module = suite_dir
+    path = write(folder, f'''\
+        threshold = 1.0
+
+        [[check]]
+        function = "{module}:no_urls"
+
+        [[check]]
+        function = "{module}:no_urls"
+        options = {{ name = "no_links_again" }}
+
+        [[check]]
+        use = "forbidden_words"
+        options = {{ words = ["dosage", "diagnosis"] }}
+
+        [[check]]
+        use = "regex_match"
+        options = {{ pattern = "paris", name = "says_paris" }}
+
+        [[check]]
+        use = "regex_match"
+        options = {{ pattern = "\\\\d{{3}}-\\\\d{{4}}", must_match = false, name = "no_phone_number" }}
+
+        [[check]]
+        use = "length_limit"
+        options = {{ max_words = 12 }}
+        ''')
+    agent = Agent.from_file(path, judge=ScriptedJudge([]))  # no check asks the judge
+    assert [check.name for check, _ in agent.checks] == ["no_urls", "no_links_again", "forbidden_words",
+                                                         "says_paris", "no_phone_number", "length_limit"]
+    assert agent.evaluate({"question": "Where?", "answer": "In Paris."}).status == "PASS"
+    result = agent.evaluate({"question": "Where?", "answer": "Paris: call 555-1234 or see http://x.org"})
+    assert result.status == "FAIL"
+    assert {r.name: r.score for r in result.checks}["no_phone_number"] == 0.0
+    assert {r.name: r.score for r in result.checks}["no_urls"] == 0.0
+
+
+BUILD_ERRORS = [
+    ('[[check]]\nuse = "relevence"\n',
+     r"suite.toml:2: check\[0\].use: no shipped check is called 'relevence' \(did you mean 'relevancy'\?\)"),
+    ('[[check]]\nuse = "relevancy"\noptions = {{ prefer = true }}\n',
+     r"suite.toml:3: check\[0\].options: RelevancyCheck has no option 'prefer' \(it takes: prefer_reason\)"),
+    ('[[check]]\nuse = "regex_match"\n',
+     r"suite.toml:2: check\[0\].use: regex_match needs pattern: options = \{ pattern = … \}"),
+    ('[[check]]\nuse = "regex_match"\noptions = {{ pattern = "(" }}\n',
+     r"suite.toml:3: check\[0\].options: regex_match\('\('\): not a regular expression"),
+    ('[[check]]\nuse = "regex_match"\noptions = {{ pattern = "a" }}\n[[check]]\nuse = "regex_match"\n'
+     'options = {{ pattern = "b" }}\n', r"suite.toml:5: check\[1\].use: two checks are named 'regex_match'"),
+    ('[[check]]\nfunction = "no_such_module_here:f"\n',
+     r"suite.toml:2: check\[0\].function: cannot import no_such_module_here"),
+    ('[[check]]\nfunction = "{module}:missing"\n', r"suite.toml:2: check\[0\].function: suite_checks_\w+ has no "
+                                                  r"'missing'"),
+    ('[[check]]\nfunction = "{module}:not_a_check"\n',
+     r"suite.toml:2: check\[0\].function: \S+ is a int: point at a check"),
+    ('[[check]]\nfunction = "{module}:short"\noptions = {{ limit = 3 }}\n',
+     r"suite.toml:3: check\[0\].options: \S+ is already a check"),
+    ('[[check]]\nuse = "relevancy"\n\n[[veto]]\ncheck = "polite"\n',
+     r"suite.toml:5: veto\[0\].check: 'polite' names no check of this suite \(its checks: relevancy\)"),
+    ('[[check]]\nname = "p"\ncriteria = "P?"\ninputs = ["answer", "passages"]\n',
+     r"suite.toml:4: check\[0\].inputs: Criteria\('p'\): inputs must be distinct names"),
+    ('[[check]]\nname = "p"\ncriteria = "P?"\nscale = {{ yes = 1.0, no = 0.0 }}\n',
+     r"suite.toml:4: check\[0\].scale: write each level as label = \[score, \"what it means\"\]"),
+    ('[[check]]\nname = "p"\ncriteria = "P?"\nscale = {{ yes = [1.0, "ok"], yesish = [0.5, "hm"] }}\n',
+     r"suite.toml:4: check\[0\].scale: scale labels 'yes' and 'yesish': no label may begin another"),
+    ('[[check]]\nname = "p"\ncriteria = "P?"\nrubric = ["only one"]\n',
+     r"suite.toml:4: check\[0\].rubric: Scale.rubric needs a list of 2 to 9"),
+    ('[[check]]\nname = "has space"\ncriteria = "P?"\n',
+     r"suite.toml:2: check\[0\].name: Criteria name 'has space'"),
+    ('[[check]]\nfunction = "{module}:short"\n[[check]]\nfunction = "{module}:WordLimit"\n',
+     r"suite.toml:4: check\[1\].function: two checks are named 'word_limit'"),
+]
+
+
+@pytest.mark.parametrize("text, message", BUILD_ERRORS, ids=[re.sub(r"\W+", "_", m[:50]) for _, m in BUILD_ERRORS])
+def test_what_the_checks_refuse_is_named_with_its_line(suite_dir, text, message):
+    folder, module = suite_dir
+    path = write(folder, text.format(module=module))
+    with pytest.raises(ConfigError, match=message):
+        Agent.from_file(path, judge=ScriptedJudge(judge_for_tests))

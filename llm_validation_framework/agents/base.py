@@ -30,6 +30,7 @@ from __future__ import annotations
 import asyncio
 import copy
 import math
+import os
 import time
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
@@ -152,6 +153,18 @@ class Agent:
         elif not isinstance(judge, Judge):
             raise ConfigError(f"judge must be a Judge (e.g. ScriptedJudge, LiteLLMJudge), got {type(judge).__name__}")
         self.judge = judge
+
+    @classmethod
+    def from_file(cls, path: str | os.PathLike[str], *, judge: Judge | None = None, provider: str | None = None,
+                  model: str | None = None, api_base: str | None = None, config_path: str | None = None,
+                  rag: RAGProvider | None = None) -> Agent:
+        """The agent a suite file declares: its checks, weights, vetoes and threshold (the format:
+        :mod:`~llm_validation_framework.agents.suite_spec`). The judge options are every agent's.
+        A mistake in the file is a ConfigError naming its line and field."""
+        from .suite_file import load_suite
+
+        return load_suite(path, cls, judge=judge, provider=provider, model=model, api_base=api_base,
+                          config_path=config_path, rag=rag)
 
     # -- configuration -------------------------------------------------------------------
     def update_threshold(self, threshold: float) -> None:

@@ -3,6 +3,7 @@
     name = "polite_and_safe"          # the agent's name in results (default: the file's name)
     threshold = 0.6                   # pass mark in [0, 1] (default 0.5)
     on_unscored = "unscored"          # or "renormalize"
+    on_injection = "judge"            # or "fail", "unscored"
     repeats = 1                       # an odd number: ask each check N times, keep the median
 
     [[check]]                         # a shipped check, by name
@@ -12,7 +13,7 @@
     [[check]]                         # a criteria check
     name = "polite"
     criteria = "Is the answer polite?"
-    weight = 0.5
+    weight = 0.5                      # also: steps, inputs, scale or rubric
 
     [[check]]                         # your own check: module:attribute
     function = "my_checks:no_urls"
@@ -42,11 +43,11 @@ from ..infra.toml_file import TomlDocument, read_toml
 
 __all__ = ["CheckSpec", "SuiteSpec", "VetoSpec", "read_suite"]
 
-TOP_KEYS = ("name", "description", "threshold", "on_unscored", "repeats", "check", "veto")
+TOP_KEYS = ("name", "description", "threshold", "on_unscored", "on_injection", "repeats", "check", "veto")
 #: keys of a [[check]] table, by the kind of check (the key naming the kind comes first)
 CHECK_KEYS: dict[str, tuple[str, ...]] = {
     "use": ("use", "weight", "options"),
-    "criteria": ("criteria", "name", "weight", "steps", "scale", "inputs"),
+    "criteria": ("criteria", "name", "weight", "steps", "scale", "rubric", "inputs"),
     "function": ("function", "weight", "options"),
 }
 VETO_KEYS = ("check", "below", "reason")
@@ -66,6 +67,7 @@ class CheckSpec:
     steps: tuple[str, ...] | None = None
     scale: Any = None
     inputs: tuple[str, ...] | None = None
+    rubric: tuple[str, ...] | None = None
 
 
 @dataclass(frozen=True)
@@ -90,6 +92,7 @@ class SuiteSpec:
     checks: tuple[CheckSpec, ...]
     vetoes: tuple[VetoSpec, ...]
     description: str | None = None
+    on_injection: str | None = None
     document: TomlDocument | None = None
 
     def error(self, message: str, *where: Any) -> ConfigError:
@@ -112,6 +115,9 @@ def read_suite(path: str | os.PathLike[str]) -> SuiteSpec:
     on_unscored = data.get("on_unscored")
     if on_unscored is not None and on_unscored not in ("unscored", "renormalize"):
         raise doc.error(f"must be \"unscored\" or \"renormalize\", got {on_unscored!r}", "on_unscored")
+    on_injection = data.get("on_injection")
+    if on_injection is not None and on_injection not in ("judge", "fail", "unscored"):
+        raise doc.error(f"must be \"judge\", \"fail\" or \"unscored\", got {on_injection!r}", "on_injection")
     repeats = data.get("repeats")
     if repeats is not None and (isinstance(repeats, bool) or not isinstance(repeats, int) or repeats < 1
                                 or repeats % 2 == 0):
@@ -129,7 +135,8 @@ def read_suite(path: str | os.PathLike[str]) -> SuiteSpec:
                             "so give each its own", "check", spec.index, "name" if spec.kind == "criteria" else "use")
         seen.add(spec.name or "")
     vetoes = tuple(_veto(doc, i, table) for i, table in enumerate(_tables(doc, data, "veto")))
-    return SuiteSpec(doc.path, name.strip(), threshold, on_unscored, repeats, checks, vetoes, description, doc)
+    return SuiteSpec(doc.path, name.strip(), threshold, on_unscored, repeats, checks, vetoes, description,
+                     on_injection, doc)
 
 
 def _check(doc: TomlDocument, index: int, table: dict[str, Any]) -> CheckSpec:
@@ -161,11 +168,11 @@ def _check(doc: TomlDocument, index: int, table: dict[str, Any]) -> CheckSpec:
             raise doc.error("a criteria check needs a name (name = \"polite\"): results and vetoes find it by name",
                             *where, "name" if "name" in table else "criteria")
         name = name.strip()
-    elif kind == "use":
-        name = target
+    elif kind == "use":  # a ready check takes its name as an option: two regex_match checks differ by it
+        name = options.get("name", target) if isinstance(options.get("name", target), str) else target
     return CheckSpec(index, kind, float(weight), target, name, dict(options),
                      _optional_texts(doc, table, "steps", where), table.get("scale"),
-                     _optional_texts(doc, table, "inputs", where))
+                     _optional_texts(doc, table, "inputs", where), _optional_texts(doc, table, "rubric", where))
 
 
 def _veto(doc: TomlDocument, index: int, table: dict[str, Any]) -> VetoSpec:
