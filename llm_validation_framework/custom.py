@@ -10,7 +10,8 @@ A check that needs no judge is a function: :func:`function_check` (ready ones: :
 :func:`length_limit`, :func:`valid_json`, :func:`required_phrases`, :func:`forbidden_words`).
 :class:`Criteria` is a judged check from a sentence (its evaluation steps written
 once by the judge and stored, shown and pinned with :func:`list_steps` and :func:`pin_steps`).
-Combine checks with weights, vetoes and a threshold in :class:`Agent`. The page "Your own checks"
+The shipped checks (:class:`RelevancyCheck`, :class:`FactualCheck` …) are here too. Combine checks
+with weights, vetoes and a threshold in :class:`Agent`. The page "Your own checks"
 (docs/own-checks.md) walks through it.
 """
 
@@ -18,9 +19,15 @@ from __future__ import annotations
 
 from .agents.base import Agent, InjectionPolicy, UnscoredPolicy
 from .agents.veto import Veto
+from .checks.answer_accuracy import AnswerAccuracyCheck
 from .checks.base import Check, ask_once, verdict_result
+from .checks.citation_accuracy import CitationAccuracyCheck
+from .checks.citation_faithfulness import CitationFaithfulnessCheck
+from .checks.citation_relevancy import CitationRelevancyCheck
+from .checks.context_relevance import ContextRelevanceCheck
 from .checks.criteria import Criteria
 from .checks.criteria_steps import StoredSteps, forget_steps, list_steps, pin_steps
+from .checks.factual import FactualCheck
 from .checks.functions import (
     FunctionCheck,
     forbidden_words,
@@ -30,7 +37,10 @@ from .checks.functions import (
     required_phrases,
     valid_json,
 )
+from .checks.relevancy import RelevancyCheck
+from .checks.response_groundedness import ResponseGroundednessCheck
 from .checks.scale import YES_PARTLY_NO, Level, Scale
+from .checks.support import SupportCheck
 from .errors import InputError
 from .judges.base import Judge, Verdict, VerdictRequest
 from .text.prompting import delimit, format_passages, render
@@ -39,18 +49,27 @@ from .types.results import CheckResult
 
 __all__ = [
     "Agent",
+    "AnswerAccuracyCheck",
     "Check",
     "CheckResult",
+    "CitationAccuracyCheck",
+    "CitationFaithfulnessCheck",
+    "CitationRelevancyCheck",
+    "ContextRelevanceCheck",
     "Criteria",
+    "FactualCheck",
     "FunctionCheck",
     "InjectionPolicy",
     "InputError",
     "Judge",
     "Level",
     "Passage",
+    "RelevancyCheck",
+    "ResponseGroundednessCheck",
     "Sample",
     "Scale",
     "StoredSteps",
+    "SupportCheck",
     "Turn",
     "UnscoredPolicy",
     "Verdict",
