@@ -219,3 +219,32 @@ def test_serve_is_wired_to_the_local_model_server(env):
     assert help_text.exit_code == 0 and "--port" in help_text.output and "lvf serve" in help_text.output
     refused = CliRunner().invoke(main, ["serve", "--host", "8.8.8.8"])
     assert refused.exit_code == 2 and "loopback" in refused.output
+
+
+def test_printable_escapes_terminal_and_bidi_controls_and_masks_secrets(monkeypatch):
+    from llm_validation_framework.apps.terminal import printable
+
+    monkeypatch.setenv("SOME_SERVICE_TOKEN", "tok-0123456789abcdef")
+    assert printable("plain text, ünïcode, 日本語") == "plain text, ünïcode, 日本語"
+    assert printable("a\x1b[2Jb\x07c\rd\x9be") == "a\\u001b[2Jb\\u0007c\\u000dd\\u009be"
+    assert printable("left\u202eright\u2066iso\u2069\u200f") == "left\\u202eright\\u2066iso\\u2069\\u200f"
+    assert printable("two\nlines\tand a tab") == "two\nlines\tand a tab"
+    assert printable("two\nlines", keep_lines=False) == "two\\u000alines"
+    assert printable("key TOK-0123456789ABCDEF here") == "key ********** here"
+    assert json.loads(printable(json.dumps({"id": "\x1b]0;t\x07\u202e"}, ensure_ascii=False))) == {
+        "id": "\x1b]0;t\x07\u202e"}  # escapes in JSON text read back to the same value
+
+
+def test_every_console_of_the_cli_escapes_what_it_prints(capsys):
+    from rich.table import Table
+
+    from llm_validation_framework.apps.terminal import console
+
+    table = Table("id", "reason")
+    table.add_row("\x1b]8;;https://attacker.example\x1b\\link\x1b]8;;\x1b\\", "ok\u202eko")
+    out = console()
+    out.print(table)
+    out.print("[bold]styled[/] \x1b[2J")
+    printed = capsys.readouterr().out
+    assert "\x1b" not in printed and "\u202e" not in printed
+    assert "\\u001b]8;;https://attacker.example" in printed and "\\u202e" in printed

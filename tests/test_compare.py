@@ -262,3 +262,47 @@ def test_a_threshold_change_is_noted_and_error_lines_do_not_fake_one(tmp_path):
     assert against_same.only_base == ["e"] and compare_runs(base, base).agents[0].not_scored[0].new.error == \
         "line 3: answer is missing"
     assert "thresholds differ: BASE 0.5, NEW 0.7" in compare_runs(base, stricter).agents[0].notes
+
+
+# -- what is printed ------------------------------------------------------------------------------
+HOSTILE_ID = ("\x1b[2J\x1b[H\x1b]0;pwned\x07\x1b]8;;https://attacker.example\x1b\\click\x1b]8;;\x1b\\"
+              "\rinvoice\u202egnp.exe\u2066x\u2069")
+
+
+@pytest.mark.parametrize("extra", [[], ["--json"], ["--fail-on-flip"]])
+def test_ids_and_reasons_cannot_send_the_terminal_commands(tmp_path, extra):
+    """Clear screen, window title, OSC 8 links, carriage returns and bidi overrides are printed escaped."""
+    base = write(tmp_path / "b.jsonl", passing(5) + [case(HOSTILE_ID, "PASS", 0.9)])
+    new = write(tmp_path / "n.jsonl", passing(5) + [case(HOSTILE_ID, "FAIL", 0.1, reason="bad\x1b[31m red\u202e")],
+                header={"type": "header", "format": "lvf-results", "format_version": 1})
+    result = CliRunner().invoke(main, ["compare", str(base), str(new), *extra])
+    printed = result.output + (result.stderr or "")
+    assert HOSTILE_ID[:4] not in printed
+    for char in "\x1b\x07\r\u202e\u2066\u2069":
+        assert char not in printed, repr(char)
+    assert "\\u001b" in printed and "\\u202e" in printed
+    if extra == ["--json"]:
+        flips = json.loads(result.stdout)["agents"][0]["flips"]
+        assert flips[0]["id"] == HOSTILE_ID  # the JSON escapes read back to the very id
+    if extra == ["--fail-on-flip"]:
+        assert result.exit_code == 1 and "flipped PASS->FAIL (accuracy, 1 case(s)): \\u001b[2J" in result.stderr
+
+
+def test_fail_on_flip_fails_on_any_pass_to_fail_and_names_each(tmp_path):
+    """Twenty cases, two right answers now wrong: no regression beyond the interval, but two flips."""
+    base = write(tmp_path / "b.jsonl", passing(20) + [case("was-fail", "FAIL", 0.2)])
+    new = write(tmp_path / "n.jsonl", [case("c3", "FAIL", 0.3), case("c11", "FAIL", 0.4)]
+                + [c for c in passing(20) if c["id"] not in ("c3", "c11")] + [case("was-fail", "PASS", 0.9)])
+    assert invoke(base, new, "--fail-on-regression").exit_code == 0
+    result = CliRunner().invoke(main, ["compare", str(base), str(new), "--fail-on-flip"])
+    assert result.exit_code == 1, result.output
+    assert "flipped PASS->FAIL (accuracy, 2 case(s)): c3, c11" in result.stderr
+    assert "was-fail" not in result.stderr  # FAIL->PASS is no failure
+    assert CliRunner().invoke(main, ["compare", str(base), str(base), "--fail-on-flip"]).exit_code == 0
+
+
+def test_fail_on_flip_leaves_noise_flips_aside(tmp_path):
+    base = write(tmp_path / "b.jsonl", passing(10) + [case("wobbly", "PASS", 0.52, low=0.45, high=0.6)])
+    new = write(tmp_path / "n.jsonl", passing(10) + [case("wobbly", "FAIL", 0.48, low=0.4, high=0.55)])
+    result = CliRunner().invoke(main, ["compare", str(base), str(new), "--fail-on-flip"])
+    assert result.exit_code == 0 and "flipped" not in result.stderr

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import json
 
+import probing_helpers
 import pytest
 from conftest import STUB_KEY
+from probing_helpers import invoke
 from stub_server import chat_reply
 
 from llm_validation_framework.apps.report import write_report
@@ -15,6 +17,7 @@ from llm_validation_framework.runner import run_dataset
 from llm_validation_framework.runner.results_file import ResultsWriter
 from llm_validation_framework.runner.secrets import known_secrets, scrub
 
+env = probing_helpers.env  # the fixture
 CASE = {"id": "c1", "question": "Where is Paris?", "answer": "In France."}
 URL_PASSWORD = "url-pass-5678xyz"
 ENV_KEY = "envkey-abcdef-123456"
@@ -136,3 +139,36 @@ def test_masking_leaves_ordinary_text_alone_and_short_values_are_no_secret():
     text = "A reason about Ab3 and the secret key, 0042 times, in base64 QWIzLXNl."
     assert scrub(text, frozenset({key})) == text
     assert known_secrets([], environ={"X_API_KEY": "short"}) == frozenset()
+
+
+CONFIG_KEY = "sk-from-config-ini-0123456789abcdef"  # known only from config.ini, not the environment
+
+
+def echo_config_key(body) -> object:
+    import base64
+
+    from stub_server import _VERDICT_LABEL
+
+    label = _VERDICT_LABEL.search(body["messages"][0]["content"]).group(1)
+    key = CONFIG_KEY
+    reason = f"{key} / {key.upper()} / {key[:12]}\n{key[12:]} / {base64.b64encode(key.encode()).decode()}"
+    return chat_reply(json.dumps({"reason": reason, "verdict": label}))
+
+
+@pytest.mark.parametrize("extra", [[], ["--json"], ["--no-cache"], ["--no-cache", "--json"]])
+def test_lvf_check_prints_no_echoed_key(env, stub_server, extra):
+    import base64
+
+    stub_server.default = echo_config_key
+    (env / "config.ini").write_text(f"[judge]\nprovider = openai\nmodel = stub\napi_base = {stub_server.base_url}\n"
+                                    f"max_retries = 0\n\n[api_keys]\nopenai = {CONFIG_KEY}\n")
+    result = invoke("check", "-a", "relevancy", "--question", "Where is Paris?", "--answer", "In France.",
+                    "--config", str(env / "config.ini"), *extra)
+    shown = result.output + (result.stderr if "--json" in extra else "")
+    assert result.exit_code == 0, shown
+    assert stub_server.chat_requests[-1].headers["authorization"] == f"Bearer {CONFIG_KEY}"  # it was sent
+    assert "**********" in shown
+    for form in (CONFIG_KEY, CONFIG_KEY.upper(), CONFIG_KEY[12:], base64.b64encode(CONFIG_KEY.encode()).decode()[4:24]):
+        assert form not in shown
+    if "--json" in extra:
+        assert json.loads(result.stdout)["status"] == "PASS"

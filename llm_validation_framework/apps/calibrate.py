@@ -17,6 +17,7 @@ from typing import Any
 import click
 
 from ..errors import LVFError
+from .terminal import console, echo
 
 __all__ = ["EXIT_OK", "EXIT_USAGE", "calibrate"]
 
@@ -63,17 +64,17 @@ def calibrate(results: str, label: str, agent: str | None, label_pass_at: float 
         if suite_path:
             calibration.write_to(suite_path)
     except LVFError as exc:
-        click.echo(f"error: {exc}", err=True)
+        echo(f"error: {exc}", err=True)
         sys.exit(EXIT_USAGE)
     except OSError as exc:  # an unwritable suite file
-        click.echo(f"error: {exc.strerror or exc}: {exc.filename or suite_path}", err=True)
+        echo(f"error: {exc.strerror or exc}: {exc.filename or suite_path}", err=True)
         sys.exit(EXIT_USAGE)
     if as_json:
-        click.echo(json.dumps(calibration.to_dict(), ensure_ascii=False, indent=2))
+        echo(json.dumps(calibration.to_dict(), ensure_ascii=False, indent=2))
     else:
-        render_calibration(calibration, _console())
+        render_calibration(calibration, console())
     if suite_path:
-        click.echo(f"wrote threshold = {calibration.threshold!r} to {suite_path}", err=as_json)
+        echo(f"wrote threshold = {calibration.threshold!r} to {suite_path}", err=as_json)
     sys.exit(EXIT_OK)
 
 
@@ -112,10 +113,3 @@ def render_calibration(calibration: Any, console: Any) -> None:
 
 def _with_interval(value: float, interval: tuple[float, float]) -> str:
     return f"{value:.3f} [{interval[0]:.3f}–{interval[1]:.3f}]"
-
-
-def _console() -> Any:
-    from rich.console import Console
-
-    # a pipe or a CI log has no width: rich would squeeze the table into 80 columns
-    return Console(soft_wrap=False, width=None if sys.stdout.isatty() else 160)

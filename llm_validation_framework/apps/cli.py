@@ -4,6 +4,7 @@
             [--concurrency N] [--out results.jsonl] [--html report.html] [--resume] [--limit N]
             [--no-cache] [--map question=prompt ...] [--ray [ADDRESS]]
     lvf check --agent relevancy --question "…" --answer "…"
+    lvf run CASES.jsonl --suite suite.toml        (an agent declared in a suite file; also lvf check --suite)
     lvf config show
     lvf report results.jsonl --html report.html
     lvf compare BASE.jsonl NEW.jsonl [--html diff.html] [--fail-on-regression]
@@ -31,6 +32,9 @@ from .calibrate import calibrate as _calibrate
 from .compare.command import compare as _compare
 from .serve import limits as _serving
 from .steps import steps as _steps
+from .suites import check_suites, suite_agents
+from .terminal import console as _console
+from .terminal import echo, printable
 
 __all__ = ["main"]
 
@@ -63,10 +67,13 @@ def main() -> None:
 # ---------------------------------------------------------------------------------------
 @main.command()
 @click.argument("cases", type=click.Path(dir_okay=False))
-@click.option("--agent", "-a", "agents", multiple=True, required=True,
+@click.option("--agent", "-a", "agents", multiple=True,
               help="agent name(s), comma separated: accuracy, relevancy, citation, answer_accuracy, "
                    "context_relevance, groundedness (or your own as module:Class, module:function or "
                    "module:agent, found in the current directory first)")
+@click.option("--suite", "suites", multiple=True, type=click.Path(dir_okay=False), metavar="SUITE.toml",
+              help="an agent declared in a suite file: checks, weights, vetoes, threshold (repeatable; "
+                   "with or instead of --agent)")
 @judge_options
 @click.option("--concurrency", "-j", type=click.IntRange(min=1), help="cases in flight at once (default: settings, 8)")
 @click.option("--ray", "ray_address", is_flag=False, flag_value="local", default=None, metavar="[ADDRESS]",
@@ -87,7 +94,7 @@ def main() -> None:
 @click.option("--no-inputs", is_flag=True, help="leave the cases' inputs (question, answer, passages …) out of the "
               "results file, for private data")
 @click.option("--quiet", "-q", is_flag=True, help="no progress bar")
-def run(cases: str, agents: tuple[str, ...], provider: str | None, model: str | None, api_base: str | None,
+def run(cases: str, agents: tuple[str, ...], suites: tuple[str, ...], provider: str | None, model: str | None, api_base: str | None,
         config_path: str | None, judge_path: str | None, no_cache: bool, cache_path: str | None,
         concurrency: int | None, ray_address: str | None, ray_actors: int | None, ray_cpus: float,
         out: str | None, html: str | None, resume: bool, overwrite: bool,
@@ -102,7 +109,8 @@ def run(cases: str, agents: tuple[str, ...], provider: str | None, model: str | 
     out_path = Path(out) if out else default_out_path(cases)
     bar = RunProgressBar(enabled=False if quiet else None)
     try:
-        for name in split_agent_names(list(agents)):  # cheap mistakes first, before any judge is built
+        check_suites(suites, agents)  # cheap mistakes first, before any judge is built
+        for name in split_agent_names(list(agents)) if agents else ():
             agent_target(name)
         parse_field_map(list(field_map))
         _no_conflict(judge_path, provider, model, api_base)
@@ -111,9 +119,10 @@ def run(cases: str, agents: tuple[str, ...], provider: str | None, model: str | 
         cache = _cache_choice(no_cache, cache_path, settings)
         if concurrency is None:
             concurrency = settings.concurrency if settings is not None else 8
+        chosen = [*agents, *suite_agents(suites, judge, threshold=threshold, repeats=repeats)]
         with bar, sigterm_as_interrupt():  # SIGTERM (CI, kill, Kubernetes) ends the run as Ctrl-C does
             summary = run_dataset(
-                cases, list(agents), concurrency=concurrency, out=out_path, resume=resume, overwrite=overwrite,
+                cases, chosen, concurrency=concurrency, out=out_path, resume=resume, overwrite=overwrite,
                 limit=limit, field_map=list(field_map), cache=cache,
                 on_progress=announcing_stop(bar.update, out_path), judge=judge,
                 provider=provider, model=model, api_base=api_base, config_path=config_path, threshold=threshold,
@@ -121,8 +130,8 @@ def run(cases: str, agents: tuple[str, ...], provider: str | None, model: str | 
                           else None, "judge_path": judge_path})
     except KeyboardInterrupt:
         done = bar.last.done if bar.last else 0
-        click.echo(f"\ninterrupted: {done} result(s) of this run are in {out_path}. Continue with:\n  "
-                   + resume_command(sys.argv[1:]), err=True)
+        echo(f"\ninterrupted: {done} result(s) of this run are in {out_path}. Continue with:\n  "
+             + resume_command(sys.argv[1:]), err=True)
         if html:  # the report of what finished: a long run stopped is still worth reading
             _write_html(out_path, html, "HTML report of the cases finished so far")
         sys.exit(EXIT_INTERRUPTED)
@@ -130,7 +139,7 @@ def run(cases: str, agents: tuple[str, ...], provider: str | None, model: str | 
         _fail(exc)
     except OSError as exc:  # unwritable --out, disk full …
         _fail(f"{exc.strerror or exc}: {exc.filename or out_path}")
-    render_summary(summary, _stdout_console())
+    render_summary(summary, _console())
     if html:
         _write_html(out_path, html, "HTML report")
     sys.exit(summary.exit_code)
@@ -142,14 +151,16 @@ def _write_html(results: Path, html: str, what: str) -> None:
     try:
         write_report(results, html)
     except (LVFError, OSError) as exc:  # no results line yet, an unwritable path: said, the exit code kept
-        click.echo(f"no {what}: {exc}", err=True)
+        echo(f"no {what}: {exc}", err=True)
         return
-    click.echo(f"{what}: {html}")
+    echo(f"{what}: {html}")
 
 
 # ---------------------------------------------------------------------------------------
 @main.command()
-@click.option("--agent", "-a", "agent_name", required=True, help="agent name, e.g. relevancy or accuracy")
+@click.option("--agent", "-a", "agent_name", help="agent name, e.g. relevancy or accuracy")
+@click.option("--suite", type=click.Path(dir_okay=False), metavar="SUITE.toml",
+              help="instead of --agent: the agent a suite file declares")
 @click.option("--question")
 @click.option("--answer")
 @click.option("--reference")
@@ -158,32 +169,40 @@ def _write_html(results: Path, html: str, what: str) -> None:
 @judge_options
 @click.option("--threshold", type=click.FloatRange(0, 1))
 @click.option("--json", "as_json", is_flag=True, help="print the full result as JSON")
-def check(agent_name: str, question: str | None, answer: str | None, reference: str | None,
+def check(agent_name: str | None, suite: str | None, question: str | None, answer: str | None, reference: str | None,
           contexts: tuple[str, ...], case_json: str | None, provider: str | None, model: str | None,
           api_base: str | None, config_path: str | None, judge_path: str | None, no_cache: bool,
           cache_path: str | None, threshold: float | None, as_json: bool) -> None:
     """Evaluate one case given on the command line."""
+    from ..infra.secrets import known_secrets, scrub
     from ..runner.registry import agent_target, build_agents
 
+    known = None  # the environment's secrets until the judge's are known
     try:
-        agent_target(agent_name)  # a mistaken name is told before any judge is built
+        if (agent_name is None) == (suite is None):
+            raise ConfigError("give one agent: --agent NAME or --suite suite.toml")
+        check_suites([suite] if suite else [], [agent_name] if agent_name else [])
+        if agent_name:
+            agent_target(agent_name)  # a mistaken name is told before any judge is built
         data = _case_from_options(question, answer, reference, contexts, case_json)
         _no_conflict(judge_path, provider, model, api_base)
         settings = _settings(config_path, provider, model, api_base) if judge_path is None else None
         judge = _load_judge(judge_path) if judge_path else _make_judge(settings)
+        known = known_secrets([judge])  # a judge may echo its key: none of it is printed
         cache = _cache_choice(no_cache, cache_path, settings)
         if cache is not False:
             from ..judges.cache import CachedJudge
 
             judge = CachedJudge(judge, None if cache is True else cache)
-        agent = build_agents([agent_name], judge, threshold=threshold)[0][1]
+        agent = (suite_agents([suite], judge, threshold=threshold)[0] if suite
+                 else build_agents([agent_name], judge, threshold=threshold)[0][1])
         result = agent.evaluate(data)
     except LVFError as exc:
-        _fail(exc)
+        _fail(exc, known)
     if as_json:
-        click.echo(json.dumps(result.to_dict(), ensure_ascii=False, indent=2, default=str))
+        echo(json.dumps(scrub(result.to_dict(), known), ensure_ascii=False, indent=2, default=str), secrets=known)
     else:
-        _print_result(result)
+        _print_result(result, known)
     sys.exit(EXIT_OK if result.passed else EXIT_FAILED)
 
 
@@ -213,7 +232,7 @@ def config_show(config_path: str | None, provider: str | None, model: str | None
     table.add_column("from")
     for row in settings.report():
         table.add_row(row.name, row.value, row.source)
-    _stdout_console().print(table)
+    _console().print(table)
 
 
 # ---------------------------------------------------------------------------------------
@@ -228,7 +247,7 @@ def report(results: str, html: str) -> None:
         write_report(results, html)
     except LVFError as exc:
         _fail(exc)
-    click.echo(f"HTML report: {html}")
+    echo(f"HTML report: {html}")
 
 
 main.add_command(_compare)  # lvf compare BASE.jsonl NEW.jsonl (apps/compare/)
@@ -249,7 +268,8 @@ main.add_command(_steps)  # lvf steps show|pin|forget (apps/steps.py)
 @click.option("--threads", "n_threads", type=click.IntRange(min=1), help="CPU threads (default: all cores, at most 8)")
 @click.option("--parallel", type=click.IntRange(1, _serving.MAX_PARALLEL), default=1, show_default=True,
               help="requests decoded together (llama.cpp slots, each holding --ctx tokens)")
-@click.option("--allow-remote", is_flag=True, help="allow a non-loopback --host (LVF_SERVE_API_KEY must be set)")
+@click.option("--allow-remote", is_flag=True, help="allow a non-loopback --host and any Host header "
+              "(LVF_SERVE_API_KEY must be set, 16 characters or more)")
 def serve(host: str, port: int, model_path: str | None, n_ctx: int, n_threads: int | None, parallel: int,
           allow_remote: bool) -> None:
     """Serve the local judge model over an OpenAI-compatible API (http://127.0.0.1:8765/v1).
@@ -270,7 +290,7 @@ def serve(host: str, port: int, model_path: str | None, n_ctx: int, n_threads: i
         run_server(host, port, model_path, n_ctx=n_ctx, n_threads=n_threads, parallel=parallel,
                    api_key=os.environ.get("LVF_SERVE_API_KEY") or None, allow_remote=allow_remote)
     except (LVFError, ValueError, OSError) as exc:  # bad host, port in use, missing model: one clear line, no traceback
-        click.echo(f"lvf serve: {exc}", err=True)
+        echo(f"lvf serve: {exc}", err=True)
         sys.exit(EXIT_USAGE)
 
 
@@ -356,37 +376,33 @@ def _case_from_options(question: str | None, answer: str | None, reference: str 
     return data
 
 
-def _print_result(result: Any) -> None:
+def _print_result(result: Any, secrets: frozenset[str]) -> None:
     from rich.markup import escape
     from rich.table import Table
 
-    console = _stdout_console()
+    def shown(text: Any) -> str:  # a check's reason may quote the judge's reply: secrets masked, controls escaped
+        return escape(printable(text, secrets=secrets))
+
+    console = _console(secrets=secrets)
     score = "-" if result.score is None else f"{result.score:.3f}"
     colour = {"PASS": "green", "FAIL": "red"}.get(result.status, "yellow")
-    console.print(f"[bold {colour}]{result.status}[/]  {escape(result.agent)}  score {score}  "
+    console.print(f"[bold {colour}]{result.status}[/]  {shown(result.agent)}  score {score}  "
                   f"threshold {result.threshold}")
     table = Table(show_header=True)
     for column in ("check", "score", "method", "weight", "reason"):
         table.add_column(column, overflow="fold")
     for item in result.checks:
-        table.add_row(escape(item.name), "-" if item.score is None else f"{item.score:.3f}", item.method,
-                      "-" if item.weight is None else f"{item.weight:g}", escape(item.reason))
+        table.add_row(shown(item.name), "-" if item.score is None else f"{item.score:.3f}", item.method,
+                      "-" if item.weight is None else f"{item.weight:g}", shown(item.reason))
     console.print(table)
     usage = result.usage
     cost = "unknown" if usage.cost_usd is None else f"${usage.cost_usd:.5f}"
-    console.print(f"judge {escape(result.judge)}: {usage.calls} call(s), {usage.cached_calls} cached, "
+    console.print(f"judge {shown(result.judge)}: {usage.calls} call(s), {usage.cached_calls} cached, "
                   f"{usage.total_tokens} tokens, cost {cost}, {result.duration_s:.2f}s")
 
 
-def _stdout_console() -> Any:
-    from rich.console import Console
-
-    # a pipe or a CI log has no width: rich would squeeze the summary into 80 columns
-    return Console(soft_wrap=False, width=None if sys.stdout.isatty() else 160)
-
-
-def _fail(exc: BaseException | str) -> None:
-    click.echo(f"error: {exc}", err=True)
+def _fail(exc: BaseException | str, secrets: frozenset[str] | None = None) -> None:
+    echo(f"error: {exc}", err=True, secrets=secrets)
     sys.exit(EXIT_USAGE)
 
 

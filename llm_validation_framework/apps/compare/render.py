@@ -1,13 +1,15 @@
 """The comparison as text for a terminal or a CI log (rich), and the number formats shared with the HTML.
 
-Every text from a results file (ids, reasons, errors, agent names) goes through rich's markup
-escape: an id like ``[red]x[/]`` prints as written.
+Every text from a results file (ids, reasons, errors, agent names) goes through :func:`_shown`:
+its terminal controls and bidirectional controls escaped (an id cannot clear the screen or set the
+window title), then rich's markup escape (an id like ``[red]x[/]`` prints as written).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from ..terminal import printable
 from .model import AgentComparison, CaseOutcome, CasePair, Comparison, Difference
 
 __all__ = ["format_difference", "format_points", "format_rate", "format_score", "format_signed", "outcome_text",
@@ -65,12 +67,11 @@ def outcome_text(outcome: CaseOutcome) -> str:
 def render_text(comparison: Comparison, console: Any, top: int = 20) -> None:
     """Print the per-agent table, then each agent's flips, unscored pairs and unmatched ids (``top`` each)."""
     from rich import box
-    from rich.markup import escape
     from rich.table import Table
 
     level = f"{comparison.confidence:.0%}"
-    console.print(f"[bold]lvf compare[/]  BASE {escape(str(comparison.base.path))}  ->  NEW "
-                  f"{escape(str(comparison.new.path))}", highlight=False, soft_wrap=True)
+    console.print(f"[bold]lvf compare[/]  BASE {_shown(str(comparison.base.path))}  ->  NEW "
+                  f"{_shown(str(comparison.new.path))}", highlight=False, soft_wrap=True)
     console.print(f"differences NEW - BASE over the cases scored in both, {level} paired bootstrap interval "
                   f"({comparison.resamples} resamples, seed {comparison.seed})", highlight=False, soft_wrap=True)
     columns = ("agent", "verdict", "paired", "pass rate", f"diff pp [{level}]", "mean score", f"diff [{level}]",
@@ -79,7 +80,7 @@ def render_text(comparison: Comparison, console: Any, top: int = 20) -> None:
     for agent in comparison.agents:
         down = sum(pair.flip == "PASS->FAIL" for pair in agent.flips)
         colour = {"REGRESSION": "bold red", "improved": "green"}.get(verdict(agent))
-        rows.append((escape(agent.agent), f"[{colour}]{verdict(agent)}[/]" if colour else verdict(agent),
+        rows.append((_shown(agent.agent), f"[{colour}]{verdict(agent)}[/]" if colour else verdict(agent),
                      str(len(agent.paired)),
                      f"{format_rate(agent.pass_rate.base)} -> {format_rate(agent.pass_rate.new)}",
                      format_difference(agent.pass_rate, points=True),
@@ -103,28 +104,27 @@ def render_text(comparison: Comparison, console: Any, top: int = 20) -> None:
     for agent in comparison.agents:
         _details(agent, console, top)
     for note in comparison.notes:
-        console.print(f"note: {escape(note)}", highlight=False, soft_wrap=True)
+        console.print(f"note: {_shown(note)}", highlight=False, soft_wrap=True)
     regressed = [agent.agent for agent in comparison.agents if agent.regressed]
     if regressed:
         console.print(f"[bold red]NEW is worse than BASE beyond the {level} interval[/] for: "
-                      f"{escape(', '.join(regressed))}", highlight=False, soft_wrap=True)
+                      f"{_shown(', '.join(regressed))}", highlight=False, soft_wrap=True)
     else:
         console.print(f"no regression beyond the {level} interval", highlight=False, soft_wrap=True)
 
 
 def _details(agent: AgentComparison, console: Any, top: int) -> None:
-    from rich.markup import escape
     from rich.table import Table
 
-    name = escape(agent.agent)
+    name = _shown(agent.agent)
     if agent.flips:
         table = Table(title=f"{name}: flips, worst first", title_justify="left")
         for column in ("id", "flip", "BASE", "NEW", "score diff", "noise", "NEW reason"):
             table.add_column(column, overflow="fold")
         for pair in agent.flips[:top]:
-            table.add_row(escape(pair.id), pair.flip or "", escape(outcome_text(pair.base)),
-                          escape(outcome_text(pair.new)), format_signed(pair.delta), "noise" if pair.noise else "",
-                          escape(_cut(pair.new.reason)))
+            table.add_row(_shown(pair.id), pair.flip or "", _shown(outcome_text(pair.base)),
+                          _shown(outcome_text(pair.new)), format_signed(pair.delta), "noise" if pair.noise else "",
+                          _shown(_cut(pair.new.reason)))
         console.print(table)
         _more(len(agent.flips), top, console)
     if agent.not_scored:
@@ -132,16 +132,23 @@ def _details(agent: AgentComparison, console: Any, top: int) -> None:
         for column in ("id", "BASE", "NEW", "why"):
             table.add_column(column, overflow="fold")
         for pair in agent.not_scored[:top]:
-            table.add_row(escape(pair.id), escape(outcome_text(pair.base)), escape(outcome_text(pair.new)),
-                          escape(_cut(why_not_scored(pair))))
+            table.add_row(_shown(pair.id), _shown(outcome_text(pair.base)), _shown(outcome_text(pair.new)),
+                          _shown(_cut(why_not_scored(pair))))
         console.print(table)
         _more(len(agent.not_scored), top, console)
     for label, ids in (("in BASE only", agent.only_base), ("in NEW only", agent.only_new)):
         if ids:
             shown = ", ".join(ids[:top]) + (f", … {len(ids) - top} more" if len(ids) > top else "")
-            console.print(f"{name}: {len(ids)} case(s) {label}: {escape(shown)}", highlight=False, soft_wrap=True)
+            console.print(f"{name}: {len(ids)} case(s) {label}: {_shown(shown)}", highlight=False, soft_wrap=True)
     for note in agent.notes:
-        console.print(f"{name}: note: {escape(note)}", highlight=False, soft_wrap=True)
+        console.print(f"{name}: note: {_shown(note)}", highlight=False, soft_wrap=True)
+
+
+def _shown(text: str) -> str:
+    """A text of the results file as one safe line for rich: controls escaped, then markup escaped."""
+    from rich.markup import escape
+
+    return escape(printable(text, keep_lines=False))
 
 
 def why_not_scored(pair: CasePair) -> str:
