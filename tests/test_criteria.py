@@ -175,7 +175,7 @@ def test_inputs_choose_the_fields_shown_in_a_fixed_order(tmp_path):
     case = {**CASE, "contexts": ["Colds pass in a week."], "reference": "Rest."}
     Agent(checks=[check], judge=scripted).evaluate(case)
     prompt = scripted.requests[0].prompt
-    assert prompt.index("<answer>") < prompt.index("<reference>") < prompt.index('<passage id="1">')
+    assert prompt.index('<passage id="1">') < prompt.index("<reference>") < prompt.index("<answer>")
     assert "<question>" not in prompt
     with pytest.raises(InputError, match=r"data\['reference'\].*needed by grounded"):
         Agent(checks=[check], judge=scripted).evaluate({**CASE, "contexts": ["x"]})

@@ -45,8 +45,9 @@ from .scale import YES_PARTLY_NO, Level, Scale
 
 __all__ = ["CRITERIA_INPUTS", "Criteria"]
 
-#: the case fields a criterion may show, in the order the prompt shows them
-CRITERIA_INPUTS = ("conversation", "question", "answer", "reference", "contexts")
+#: the case fields a criterion may show, in the order the prompt shows them: the sources first (cases
+#: sharing a document share that prefix too), the text under judgement last, next to the criterion
+CRITERIA_INPUTS = ("conversation", "question", "contexts", "reference", "answer")
 _NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]*")
 
 
