@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 import textwrap
 from pathlib import Path
@@ -159,6 +160,18 @@ not_a_check = 42
 
 def no_urls(sample):
     return "http" not in sample.answer, "no link" if "http" not in sample.answer else "a link"
+
+
+def _reply(request):
+    rude = request.check.startswith("criteria:") and "stupid" in request.prompt
+    pick = min if rude else max
+    return {"verdict": pick(request.options, key=request.options.get), "reason": "scripted"}
+
+
+def judge():
+    from llm_validation_framework import ScriptedJudge
+
+    return ScriptedJudge(_reply)
 '''
 
 
@@ -331,3 +344,90 @@ def test_what_the_checks_refuse_is_named_with_its_line(suite_dir, text, message)
     path = write(folder, text.format(module=module))
     with pytest.raises(ConfigError, match=message):
         Agent.from_file(path, judge=ScriptedJudge(judge_for_tests))
+
+
+# -- lvf run --suite, lvf check --suite ------------------------------------------------------------
+CLI_SUITE = """\
+name = "polite_gate"
+threshold = 0.4
+
+[[check]]
+use = "relevancy"
+
+[[check]]
+name = "polite"
+criteria = "Is the answer polite?"
+steps = ["Is any word rude?"]
+
+[[veto]]
+check = "polite"
+"""
+
+
+def cli(*args: str):
+    from click.testing import CliRunner
+
+    from llm_validation_framework.apps.cli import main
+
+    return CliRunner().invoke(main, list(args))
+
+
+@pytest.fixture
+def in_suite_dir(suite_dir, monkeypatch):
+    folder, module = suite_dir
+    monkeypatch.chdir(folder)
+    write(folder, CLI_SUITE)
+    rows = [{"id": "kind", "question": "Where is the Eiffel Tower?", "answer": "In Paris."},
+            {"id": "rude", "question": "Where is the Eiffel Tower?", "answer": "In Paris, stupid."}]
+    (folder / "cases.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+    return folder, f"{module}:judge"
+
+
+def test_lvf_run_with_a_suite(in_suite_dir):
+    folder, judge = in_suite_dir
+    result = cli("run", "cases.jsonl", "--suite", "suite.toml", "--agent", "relevancy", "--judge", judge,
+                 "--no-cache", "-o", "r.jsonl", "-q")
+    assert result.exit_code == 1, result.output  # the rude case fails the suite's veto
+    from llm_validation_framework.runner import iter_results
+
+    lines = {(r["agent"], r["id"]): r for r in iter_results(folder / "r.jsonl") if r["type"] == "case"}
+    assert lines[("polite_gate", "kind")]["status"] == "PASS"
+    assert lines[("polite_gate", "rude")]["status"] == "FAIL"
+    assert lines[("relevancy", "rude")]["status"] == "PASS"
+    assert "polite_gate" in result.output
+
+
+def test_lvf_run_threshold_overrides_the_suite(in_suite_dir):
+    folder, judge = in_suite_dir
+    cli("run", "cases.jsonl", "--suite", "suite.toml", "--judge", judge, "--no-cache", "-o", "r.jsonl", "-q",
+        "--threshold", "0.9")
+    from llm_validation_framework.runner import iter_results
+
+    assert {r["threshold"] for r in iter_results(folder / "r.jsonl") if r["type"] == "case"} == {0.9}
+
+
+def test_lvf_check_with_a_suite(in_suite_dir):
+    _, judge = in_suite_dir
+    result = cli("check", "--suite", "suite.toml", "--question", "Where is the Eiffel Tower?", "--answer",
+                 "In Paris.", "--judge", judge, "--no-cache")
+    assert result.exit_code == 0, result.output
+    assert "PASS" in result.output and "polite_gate" in result.output and "polite" in result.output
+    result = cli("check", "--suite", "suite.toml", "--question", "Where?", "--answer", "Paris, stupid.",
+                 "--judge", judge, "--no-cache")
+    assert result.exit_code == 1 and "FAIL" in result.output
+
+
+@pytest.mark.parametrize("args, message", [
+    (["run", "cases.jsonl"], "give the agent(s) to run: --agent NAME"),
+    (["check", "--question", "q", "--answer", "a"], "give one agent: --agent NAME or --suite suite.toml"),
+    (["check", "--agent", "relevancy", "--suite", "suite.toml", "--answer", "a"], "give one agent"),
+    (["run", "cases.jsonl", "--suite", "bad.toml"], "bad.toml:4: check[0].weight: must be a number >= 0"),
+    (["check", "--suite", "bad.toml", "--answer", "a"], "bad.toml:4: check[0].weight: must be a number >= 0"),
+])
+def test_cli_suite_mistakes_exit_2_before_a_judge_is_built(in_suite_dir, monkeypatch, args, message):
+    folder, _ = in_suite_dir
+    write(folder, '[[check]]\nuse = "relevancy"\n\nweight = "half"\n', name="bad.toml")
+    monkeypatch.setenv("LVF_PROVIDER", "anthropic")  # no key: building this judge would fail first
+    monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
+    result = cli(*args)
+    assert result.exit_code == 2 and message in result.output, result.output
