@@ -44,3 +44,32 @@ def test_inputs_under_the_cap_give_the_same_prompts_and_no_note():
     assert all("inputs_cut" not in check.details and not any("cut" in n for n in check.notes)
                for check in result.checks)
     assert all("characters cut before judging" not in r.prompt for r in judge.requests)
+
+
+def test_the_injection_scan_reads_only_the_judged_part_of_a_long_answer(monkeypatch):
+    """A 2 MB answer read whole cost the embedding model 24 556 sentences (134 s of CPU); the judged
+    100 000 characters are 1 222 (7 s)."""
+    from llm_validation_framework.text import injection_model
+
+    class Counting:
+        threshold = neighbour_threshold = 0.9
+
+        def __init__(self) -> None:
+            self.characters = 0
+
+        def probabilities(self, sentences):
+            import numpy as np
+
+            self.characters += sum(len(s) for s in sentences)
+            return np.zeros(len(sentences))
+
+    detector = Counting()
+    injection_model.clear_cache()
+    monkeypatch.setattr(injection_model, "load_detector", lambda: detector)
+    answer = "The river flows north through the valley. " * 50_000  # 2.1 MB, 50 000 sentences
+    for agent in (RelevancyAgent(judge=ScriptedJudge(best)), AccuracyAgent(judge=ScriptedJudge(best))):
+        injection_model.clear_cache()
+        detector.characters = 0
+        agent.evaluate({"question": "Where does the river flow?", "answer": answer, "reference": "North."})
+        assert 0 < detector.characters <= MAX_INPUT_CHARS + 200, type(agent).__name__
+    injection_model.clear_cache()
