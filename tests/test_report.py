@@ -152,3 +152,21 @@ def test_label_polarity():
 
     assert [label_polarity(x) for x in ("supported", "Unsupported", 1, 0, True, "relevant", "maybe", 2, None)] == [
         True, False, True, False, True, True, None, None, None]
+
+
+def test_histogram_colours_each_bar_by_its_cases_status_not_by_its_position(tmp_path):
+    """Two FAIL cases at 0.62 and 0.67 (threshold 0.65; the second failed by a veto) are drawn red, a PASS green."""
+    def line(case_id, status, score):
+        return {"type": "case", "id": case_id, "line": 1, "agent": "accuracy", "status": status, "score": score,
+                "threshold": 0.65, "reason": "r", "checks": [], "error": None}
+
+    rows = [{"type": "header", "format": "lvf-results", "format_version": 1},
+            line("a", "FAIL", 0.62), line("b", "FAIL", 0.67), line("c", "PASS", 0.91), line("d", "PASS", 0.66)]
+    results = tmp_path / "r.jsonl"
+    results.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    html = write_report(results, tmp_path / "report.html").read_text()
+    rects = re.findall(r'<rect class="(hi|lo)"[^>]*><title>([^<]*)</title>', html)
+    assert ("lo", "0.6–0.7: 2 FAIL, 1 PASS") in rects and ("hi", "0.6–0.7: 2 FAIL, 1 PASS") in rects
+    assert ("hi", "0.9–1.0: 0 FAIL, 1 PASS") in rects and ("lo", "0.9–1.0: 0 FAIL, 1 PASS") not in rects
+    heights = {cls: float(h) for cls, h in re.findall(r'<rect class="(hi|lo)"[^>]*height="([\d.]+)"><title>0\.6', html)}
+    assert heights["lo"] == pytest.approx(2 * heights["hi"], abs=0.2)  # two FAIL cases, one PASS, stacked

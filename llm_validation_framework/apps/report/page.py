@@ -150,27 +150,35 @@ def _by_source(cases: list[Mapping[str, Any]]) -> str:
 
 
 def _histogram(agent: str, items: list[Mapping[str, Any]], threshold: Any) -> str:
-    counts = [0] * BINS
+    """Scores in ten bins, each bar split by the cases' own status: FAIL below (red), PASS above (green).
+    A bin's position says nothing of its cases' verdicts (each case has its own threshold, and a veto or
+    an integrity rule can fail a high score), so the colour is counted, never inferred from the position."""
+    passed, failed = [0] * BINS, [0] * BINS
     for case in items:
         score = case.get("score")
         if isinstance(score, (int, float)) and not isinstance(score, bool) and 0 <= score <= 1:
-            counts[min(BINS - 1, int(score * BINS))] += 1
+            side = passed if case.get("status") == "PASS" else failed if case.get("status") == "FAIL" else None
+            if side is not None:
+                side[min(BINS - 1, int(score * BINS))] += 1
     unscored = sum(1 for c in items if c.get("status") == "UNSCORED")
     errors = sum(1 for c in items if c.get("status") == "ERROR")
     width, height, pad, bottom, right = 340, 150, 28, 22, 20
     plot_h = height - bottom - 12
     bar_w = (width - pad - right) / BINS
-    top = max(counts) or 1
+    top = max(p + f for p, f in zip(passed, failed)) or 1
     bars = []
-    for i, count in enumerate(counts):
-        h = plot_h * count / top
+    for i, (n_pass, n_fail) in enumerate(zip(passed, failed)):
         x = pad + i * bar_w
-        y = 12 + plot_h - h
-        cls = "hi" if isinstance(threshold, (int, float)) and (i + 1) / BINS > threshold else "lo"
-        bars.append(f'<rect class="{cls}" x="{x + 1:.1f}" y="{y:.1f}" width="{bar_w - 2:.1f}" height="{h:.1f}">'
-                    f"<title>{i / BINS:.1f}–{(i + 1) / BINS:.1f}: {count}</title></rect>")
-        if count:
-            bars.append(f'<text x="{x + bar_w / 2:.1f}" y="{y - 2:.1f}" class="n">{count}</text>')
+        base = 12 + plot_h
+        title = f"<title>{i / BINS:.1f}–{(i + 1) / BINS:.1f}: {n_fail} FAIL, {n_pass} PASS</title>"
+        for cls, count in (("lo", n_fail), ("hi", n_pass)):
+            if count:
+                h = plot_h * count / top
+                base -= h
+                bars.append(f'<rect class="{cls}" x="{x + 1:.1f}" y="{base:.1f}" width="{bar_w - 2:.1f}" '
+                            f'height="{h:.1f}">{title}</rect>')
+        if n_pass + n_fail:
+            bars.append(f'<text x="{x + bar_w / 2:.1f}" y="{base - 2:.1f}" class="n">{n_pass + n_fail}</text>')
     axis = "".join(f'<text x="{pad + i * bar_w:.1f}" y="{height - 6}" class="t">{i / BINS:.1f}</text>'
                    for i in range(0, BINS + 1, 2))
     marker = ""
@@ -183,7 +191,8 @@ def _histogram(agent: str, items: list[Mapping[str, Any]], threshold: Any) -> st
            f'<line x1="{pad}" x2="{width - right}" y1="{12 + plot_h}" y2="{12 + plot_h}" class="axis"/>'
            + "".join(bars) + axis + marker + "</svg>")
     return (f'<figure class="chart"><figcaption>{_e(agent)}: score distribution</figcaption>{svg}'
-            f'<p class="muted">{unscored} unscored, {errors} errors (not in the chart)</p></figure>')
+            f'<p class="muted">red: FAIL, green: PASS (each case\'s own verdict); {unscored} unscored, '
+            f'{errors} errors (not in the chart)</p></figure>')
 
 
 def _case(case: Mapping[str, Any]) -> str:
