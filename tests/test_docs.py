@@ -6,6 +6,8 @@ changes how its block is tested:
 
     <!-- docs-test: skip (why) -->    not run; the reason shows in the test report
     <!-- docs-test: slow (why) -->    run only with `-m slow` (it loads the real local model)
+    <!-- docs-test: file NAME -->     not run: written to NAME in the working directory of every later
+                                      block of the page (a suite file, a module it names)
 
 Examples that would need an API key run against the stub OpenAI-compatible server
 (tests/stub_server.py) over litellm's real HTTP path: the environment makes it the default judge
@@ -31,7 +33,7 @@ from stub_server import chat_reply, first_label_reply
 ROOT = Path(__file__).resolve().parent.parent
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
 SERVE_URL = "http://127.0.0.1:8765/v1"  # the address `lvf serve` listens on by default
-MARKER = re.compile(r"<!--\s*docs-test:\s*(skip|slow)\b\s*(.*?)\s*-->")
+MARKER = re.compile(r"<!--\s*docs-test:\s*(skip|slow|file)\b\s*(.*?)\s*-->")
 FENCE = re.compile(r"^(\s*)```\s*([\w+-]*)")
 PYTHON, SHELL = {"python", "py"}, {"bash", "sh", "shell", "console"}
 #: blocks of pages other people are editing that do not run as written yet: (page, text in the
@@ -46,7 +48,7 @@ class Block:
     line: int
     language: str
     code: str
-    marker: str | None  # "skip" or "slow"
+    marker: str | None  # "skip", "slow" or "file"
     why: str
 
     @property
@@ -91,7 +93,7 @@ ALL_BLOCKS = [block for path in PAGES for block in fenced_blocks(path)]
 def _params(language: str) -> list:
     params = []
     for block in ALL_BLOCKS:
-        if block.language != language:
+        if block.language != language or block.marker == "file":
             continue
         marks = []
         if block.marker == "skip":
@@ -173,9 +175,17 @@ def docs_env(stub_server, fake_serve, tmp_path, monkeypatch):
     return stub_server
 
 
+def _write_page_files(block: Block) -> None:
+    """The page's `file` blocks above ``block``, written where the block runs."""
+    for item in ALL_BLOCKS:
+        if item.page == block.page and item.marker == "file" and item.line < block.line:
+            Path(item.why).write_text(item.code, encoding="utf-8")
+
+
 # -- Python examples -----------------------------------------------------------------------------
 @pytest.mark.parametrize("block", _params("python"))
 def test_python_example_runs(block: Block, docs_env):
+    _write_page_files(block)
     code = block.code.replace(SERVE_URL, docs_env.serve_url)
     exec(compile(code, f"{block.page}, block at line {block.line}", "exec"), {"__name__": "__docs_example__"})
 
@@ -227,6 +237,7 @@ def test_lvf_commands_run(block: Block, docs_env):
 
     for name in ("cases.jsonl", "big.jsonl"):
         Path(name).write_text("".join(json.dumps(case) + "\n" for case in CASES), encoding="utf-8")
+    _write_page_files(block)
     Path("labelled.jsonl").write_text("".join(json.dumps(case) + "\n" for case in LABELLED), encoding="utf-8")
     runner = CliRunner()
     for line, argv in _commands(block):
