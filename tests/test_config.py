@@ -114,6 +114,29 @@ def test_missing_key_says_which_key_where_and_the_offline_alternative(tmp_path):
     assert isinstance(caught.value, ConfigError)
 
 
+@pytest.mark.parametrize("name, closest", [("opnai", "openai"), ("OPNAI_API_KEY", "openai"), ("antropic", "anthropic"),
+                                           ("my_secret_service", None)])
+def test_a_typo_under_api_keys_is_an_error_naming_the_key_and_the_providers(tmp_path, name, closest):
+    ini = write_ini(tmp_path / "c.ini", f"[judge]\nprovider = openai\n\n[api_keys]\n{name} = sk-typo-0123456789\n")
+    with pytest.raises(ConfigError) as caught:
+        Settings(config_path=ini)
+    message = str(caught.value)
+    assert f"{ini}:5: unknown provider {name!r} under [api_keys]" in message
+    assert (f"did you mean {closest!r}?" in message) if closest else "did you mean" not in message
+    assert "anthropic, " in message and "openai" in message  # the providers whose keys we know
+    assert "sk-typo" not in message
+
+
+def test_api_keys_accept_provider_names_their_variables_and_their_other_variables(tmp_path):
+    ini = write_ini(tmp_path / "c.ini", "[api_keys]\nopenai = k-1-0123456789\nANTHROPIC_API_KEY = k-2-0123456789\n"
+                                        "LVF_GROQ_API_KEY = k-3-0123456789\nGOOGLE_API_KEY = k-4-0123456789\n"
+                                        "HF_TOKEN = k-5-0123456789\nvllm = k-6-0123456789\n")
+    keys = Settings(config_path=ini).api_keys
+    assert {name: key.get_secret_value() for name, key in keys.items()} == {
+        "openai": "k-1-0123456789", "anthropic": "k-2-0123456789", "groq": "k-3-0123456789",
+        "gemini": "k-4-0123456789", "huggingface": "k-5-0123456789", "vllm": "k-6-0123456789"}
+
+
 def test_missing_key_without_any_config_file_lists_the_search():
     with pytest.raises(MissingAPIKeyError, match=r"none found: .*LVF_CONFIG.*config\.ini"):
         make_judge()

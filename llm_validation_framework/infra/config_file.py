@@ -9,7 +9,10 @@ unknown section or key raises :class:`~llm_validation_framework.errors.ConfigErr
 file and line, the closest known name ("did you mean 'model'?") and every known one, so a
 misspelt key is never silently ignored. Empty values count as unset. Under ``[api_keys]`` a
 key may be named ``anthropic``, ``ANTHROPIC_API_KEY`` or ``LVF_ANTHROPIC_API_KEY``: all mean
-the provider ``anthropic``.
+the provider ``anthropic``; a provider's other standard variable works too (``GOOGLE_API_KEY``
+is ``gemini``'s). A name that is no litellm provider (``opnai``) is an error naming it, the
+closest provider and the providers whose keys we know: a key stored under a typo would never be
+sent, and the missing-key error that follows would not point at it.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import ConfigError
+from .providers import KEY_ENV_NAMES, PROVIDERS
 
 __all__ = ["CONFIG_ENV_VAR", "ConfigFile", "did_you_mean", "find_config", "provider_of_key", "read_config_ini"]
 
@@ -137,7 +141,7 @@ def read_config_ini(path: str | os.PathLike[str]) -> tuple[dict[str, Any], dict[
             value = value.strip()
             lineno = line_of.get((section, key), 0)
             if name == KEYS_SECTION:
-                provider = provider_of_key(key)
+                provider = _key_provider(key, path, lineno)
                 if value:
                     keys[provider] = value
                     lines[f"api_keys.{provider}"] = lineno
@@ -154,6 +158,21 @@ def read_config_ini(path: str | os.PathLike[str]) -> tuple[dict[str, Any], dict[
     if keys:
         values["api_keys"] = keys
     return values, lines
+
+
+def _key_provider(key: str, path: Path, lineno: int) -> str:
+    """The provider a key name under [api_keys] is for, or a ConfigError naming the key and the providers."""
+    provider = provider_of_key(key)
+    if provider in PROVIDERS or provider == "local":
+        return provider
+    for known, names in KEY_ENV_NAMES.items():  # a provider's other variable: GOOGLE_API_KEY, HF_TOKEN …
+        if key.strip().upper().removeprefix(ENV_PREFIX) in names:
+            return known
+    hint = did_you_mean(provider, list(PROVIDERS))
+    raise ConfigError(f"{path}:{lineno}: unknown provider {key.strip()!r} under [{KEYS_SECTION}]{hint}: a key must "
+                      f"be named after its provider (openai, or OPENAI_API_KEY). Providers whose keys we know: "
+                      f"{', '.join(sorted(KEY_ENV_NAMES))}; any other of litellm's {len(PROVIDERS)} providers works "
+                      "too (llm_validation_framework.infra.providers.PROVIDERS lists them)")
 
 
 _SECTION_RE = re.compile(r"^\s*\[([^\]]+)\]")
