@@ -232,3 +232,14 @@ def test_cli_writes_the_threshold_into_a_suite_file(tmp_path):
     assert f"wrote threshold = {written!r} to {suite}" in result.output
     assert suite.read_text() == (f'# our agent\nname = "polite"\nthreshold = {written!r}  # the pass mark\n\n'
                                  '[[check]]\nuse = "relevancy"\nweight = 1\n')
+
+
+def test_cli_writes_only_into_a_valid_suite_file(tmp_path):
+    scores, labels = synthetic(n=60)
+    path = write_results(tmp_path / "r.jsonl", scores, labels.tolist())
+    other = tmp_path / "pyproject.toml"
+    other.write_text('[project]\nname = "x"\n')
+    result = CliRunner().invoke(main, ["calibrate", str(path), "-l", "human", "--resamples", "50", "--write",
+                                       str(other)])
+    assert result.exit_code == 2 and "pyproject.toml:1: project: unknown key" in result.output
+    assert other.read_text() == '[project]\nname = "x"\n'

@@ -97,9 +97,12 @@ class Calibration:
 
     def write_to(self, suite: str | os.PathLike[str]) -> None:
         """Write :attr:`threshold` into the suite file ``suite`` (its top-level ``threshold``; comments
-        and layout kept), as ``lvf calibrate --write`` does."""
+        and layout kept), as ``lvf calibrate --write`` does. A file that is not a valid suite is
+        refused (ConfigError naming its line) and left as it was."""
+        from ..agents.suite_spec import read_suite
         from ..infra.toml_file import set_top_level_number
 
+        read_suite(suite)
         set_top_level_number(suite, "threshold", self.threshold)
 
     def to_dict(self) -> dict[str, Any]:
