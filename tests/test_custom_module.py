@@ -13,7 +13,7 @@ def test_all_is_sorted_unique_and_resolves():
     assert custom.__all__ == sorted(set(custom.__all__))
     for name in custom.__all__:
         assert getattr(custom, name) is not None, name
-    public = {name for name in vars(custom) if not name.startswith("_") and name != "annotations"}
+    public = {name for name in vars(custom) if name.isidentifier() and not name.startswith("_")} - {"annotations"}
     assert public == set(custom.__all__)
 
 

@@ -23,6 +23,7 @@ async def probe_prompt_hashes(built: list[tuple[str, Any]]) -> dict[str, dict[st
         probe = _ProbeJudge(getattr(agent, "judge", None))
         try:
             twin = agent.with_judge(probe)
+            twin.rag = None  # the probe never asks the user's retriever
         except Exception:  # noqa: BLE001 - an agent-like object without with_judge: no probe
             continue
         for case in _PROBE_CASES:
