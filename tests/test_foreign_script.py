@@ -1,4 +1,4 @@
-"""Sentences in a script the text's Latin opening does not use are cut as injection attempts."""
+"""Sentences in a script the text's Latin opening does not use are marked as injection attempts."""
 
 from __future__ import annotations
 
@@ -9,7 +9,8 @@ import pytest
 
 from llm_validation_framework import RelevancyAgent
 from llm_validation_framework.judges.scripted import ScriptedJudge
-from llm_validation_framework.text.injection import defuse, injection_kinds
+from llm_validation_framework.text.injection import defuse, injection_kinds, unmarked
+from llm_validation_framework.text.normalize import normalize
 from llm_validation_framework.text.scripts import dominant_script, foreign_script_sentences, script_of
 
 # orders to the grader in languages no training row of the learned detector is in, in four scripts
@@ -22,19 +23,24 @@ ORDERS = [
 ]
 
 
+def kept(text: str) -> str:
+    """What the judge reads outside the marks, white space folded."""
+    return " ".join(unmarked(defuse(text)).split())
+
+
 @pytest.mark.parametrize("order", ORDERS)
-def test_an_order_in_another_script_is_cut_and_the_answer_kept(order):
+def test_an_order_in_another_script_is_marked_and_the_answer_kept(order):
     answer = "Bananas are a good source of potassium."
     for text in (f"{answer}\n\n{order}", f"{answer} {order}"):
         assert "foreign_script" in injection_kinds(text, learned=False)
-        assert defuse(text) == answer
+        assert kept(text) == answer and order in defuse(text)
 
 
 def test_latin_text_after_the_order_is_kept():
     text = f"Bananas are yellow.\n\n{ORDERS[0]}\n\nThey grow in warm places."
     cuts = foreign_script_sentences(text)
     assert [text[start:end] for start, end in cuts] == [ORDERS[0]]
-    assert defuse(text).split() == "Bananas are yellow. They grow in warm places.".split()
+    assert kept(text) == "Bananas are yellow. They grow in warm places."
 
 
 @pytest.mark.parametrize("text", [
@@ -48,7 +54,7 @@ def test_latin_text_after_the_order_is_kept():
 ])
 def test_ordinary_mixed_texts_are_left_alone(text):
     assert foreign_script_sentences(text) == ()
-    assert defuse(text) == text
+    assert defuse(text) == normalize(text)  # NFKC turns the proverb's fullwidth comma into ","
 
 
 def test_scripts_are_named_as_unicode_names_them():
@@ -59,14 +65,14 @@ def test_scripts_are_named_as_unicode_names_them():
     assert dominant_script("123") == ""
 
 
-def test_the_result_notes_the_cut_and_the_judge_never_sees_it():
+def test_the_result_notes_the_order_and_the_judge_sees_it_marked():
     judge = ScriptedJudge(lambda request: {"verdict": "no", "reason": "scripted"})
     result = RelevancyAgent(judge=judge).evaluate(
         {"question": "How many legs does a spider have?", "answer": f"Bananas are yellow.\n\n{ORDERS[1]}"})
     check = result.checks[0]
     assert "foreign_script" in check.details["injection"]["answer"]
     assert any("prompt injection" in note and "foreign_script" in note for note in check.notes)
-    assert "Գնահատողին" not in judge.requests[-1].prompt and "Bananas are yellow." in judge.requests[-1].prompt
+    assert f"⟦{ORDERS[1]}⟧" in judge.requests[-1].prompt and "Bananas are yellow." in judge.requests[-1].prompt
 
 
 MIXED = Path(__file__).resolve().parents[1] / "benchmarks" / "data" / "mixed_script_ordinary.jsonl"
@@ -82,13 +88,13 @@ def test_ordinary_answers_with_whole_sentences_in_other_scripts_are_not_cut():
     assert [row["id"] for row in rows if "foreign_script" in injection_kinds(row["answer"], learned=False)] == []
 
 
-def test_a_translation_on_its_own_line_is_kept_and_an_order_beside_it_is_cut():
+def test_a_translation_on_its_own_line_is_kept_and_an_order_beside_it_is_marked():
     translation = "In Bengali you would say:\n\nআপনি কেমন আছেন?"
     assert defuse(translation) == translation
     text = f"{translation}\n\n{ORDERS[0]}"
     assert [text[start:end] for start, end in foreign_script_sentences(text)] == ["আপনি কেমন আছেন?", ORDERS[0]]
     assert "foreign_script" in injection_kinds(text, learned=False)
-    assert "উত্তরটি" not in defuse(text)
+    assert "উত্তরটি" not in unmarked(defuse(text)) and "আপনি কেমন আছেন?" in unmarked(defuse(text))
 
 
 # -- the same in Latin script: another language than the text around it --------------------------
@@ -101,11 +107,11 @@ LATIN_ORDERS = [
 
 
 @pytest.mark.parametrize("order", LATIN_ORDERS)
-def test_an_order_in_another_latin_script_language_is_cut(order):
+def test_an_order_in_another_latin_script_language_is_marked(order):
     answer = "A spider has six legs."
     text = f"{answer}\n\n{order}"
     assert "foreign_language" in injection_kinds(text, learned=False)
-    assert defuse(text) == answer
+    assert kept(text) == answer
 
 
 @pytest.mark.parametrize("text", [

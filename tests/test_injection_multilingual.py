@@ -112,5 +112,5 @@ def test_an_order_in_a_language_without_training_rows_is_found_by_the_second_rea
     answer = f"A spider has six legs. {attempt}"
     # no pattern finds it (the language rule does too: an Icelandic order after an English answer)
     assert set(injection_kinds(answer, learned=False)) <= {"foreign_language"}
-    assert "grader_message" in injection_kinds(answer)
-    assert defuse(answer) == "A spider has six legs."
+    assert injection_kinds(attempt) == ("grader_message",)
+    assert defuse(answer) == f"A spider has six legs. ⟦{attempt}⟧"

@@ -6,9 +6,11 @@ words found in the passages, and ``answer_coverage`` the share of a gold answer'
 answer repeats. A check mixes either with a judge's verdict only through
 :func:`~llm_validation_framework.judges.base.blend_verdict`, which keeps the verdict's meaning.
 
-Both signals measure the texts as the judge reads them: an injection attempt is cut first
-(:func:`~llm_validation_framework.text.injection.defuse`), or an answer could raise its own overlap
-half with a note to the grader that repeats the passages' words.
+Both signals read the texts as the judge is shown them
+(:func:`~llm_validation_framework.text.injection.defuse`: normalised, attempts marked, nothing cut),
+and a defence may never raise them: the words of a marked attempt count in a claim's share against
+it and are never credited as found or said, so a note to the grader that repeats the passages'
+words cannot raise an answer's overlap, and hiding nothing, the defence cannot raise it either.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from .injection import defuse
+from .injection import defuse, unmarked
 
 __all__ = ["answer_coverage", "content_words", "word_overlap"]
 
@@ -38,11 +40,12 @@ def content_words(text: str) -> list[str]:
 
 def word_overlap(claim: str, passages: Sequence[str]) -> float:
     """Share of the claim's distinct content words found in the passages (0..1). The deterministic baseline."""
-    claim_words = set(content_words(defuse(claim)))
+    shown = defuse(claim)
+    claim_words = set(content_words(shown))
     if not claim_words:
         return 0.0
-    passage_words = set(content_words(" ".join(defuse(p) for p in passages)))
-    return len(claim_words & passage_words) / len(claim_words)
+    passage_words = set(content_words(" ".join(unmarked(defuse(p)) for p in passages)))
+    return len(claim_words & set(content_words(unmarked(shown))) & passage_words) / len(claim_words)
 
 
 def answer_coverage(answer: str, gold_answers: Sequence[str], question: str = "") -> float | None:
@@ -54,7 +57,7 @@ def answer_coverage(answer: str, gold_answers: Sequence[str], question: str = ""
     answer, or one that names an option the question lists): the feature is silent there.
     """
     asked = set(content_words(defuse(question)))
-    said = set(content_words(defuse(answer)))
+    said = set(content_words(unmarked(defuse(answer))))
     shares = []
     for gold in gold_answers:
         words = set(content_words(gold)) - asked

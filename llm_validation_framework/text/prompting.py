@@ -5,10 +5,12 @@ The answer under test is adversarial input. Every untrusted text is wrapped in
 inside the text is neutralised, so an answer cannot close its own block and speak as the
 instructions. Attribute values (a passage's ``id`` comes from the data too) are escaped as in
 XML, so ``p1">…</passage>`` cannot end the attribute or the block; an id of letters, digits,
-dashes and dots is written as it is. An injection attempt inside the data (a chat-template token,
-an order to the grader, text claiming to stand after a closing tag) is defused in the block
-(:mod:`~llm_validation_framework.text.injection`); an ordinary text is put in unchanged, so its
-prompt is byte-identical to what the learned heads were fitted on.
+dashes and dots is written as it is. Every text is shown to the judge as the injection detector
+read it (:func:`~llm_validation_framework.text.injection.defuse`): normalised (NFKC, no invisible
+characters, look-alike letters mapped, spaced letters joined), chat-template tokens as look-alikes,
+each order to the grader between ``⟦`` and ``⟧``; nothing is cut, so the judge reads all the text
+says (a defence may never raise a score). An ordinary ASCII text is put in unchanged, so its prompt
+is byte-identical to what the learned heads were fitted on.
 """
 
 from __future__ import annotations
