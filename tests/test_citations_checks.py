@@ -140,7 +140,7 @@ def test_accuracy_judge_failure_raises_naming_the_sentence_and_keeping_rows_and_
     with pytest.raises(CheckJudgeError) as caught:  # as the seed: the check raises …
         run(CitationAccuracyCheck(), data, ScriptedJudge(script))
     error = caught.value
-    assert "sentence 1" in str(error) and "1889" in str(error) and "provider down" in str(error)
+    assert "sentence 2" in str(error) and "1889" in str(error) and "provider down" in str(error)
     assert error.check == "citation_accuracy" and isinstance(error.__cause__, JudgeCallError)
     assert [r["verdict"] for r in error.details["rows"]] == ["supported", "error"]  # … keeping the other rows
     assert error.usage.calls == 1  # the call that succeeded is still counted
@@ -149,8 +149,8 @@ def test_accuracy_judge_failure_raises_naming_the_sentence_and_keeping_rows_and_
     result = CitationAgent(judge=ScriptedJudge(script), checks=["citation_accuracy"]).evaluate(data)
     check = result.check("citation_accuracy")
     assert result.status == "UNSCORED" and check.score is None
-    assert "sentence 1" in check.error and [r["verdict"] for r in check.details["rows"]] == ["supported", "error"]
-    assert check.usage.calls == 1 and "(unscored): judge failed on sentence 1" in result.reason
+    assert "sentence 2" in check.error and [r["verdict"] for r in check.details["rows"]] == ["supported", "error"]
+    assert check.usage.calls == 1 and "(unscored): judge failed on sentence 2" in result.reason
 
 
 def test_accuracy_reads_probabilities():
@@ -279,7 +279,7 @@ def test_faithfulness_check_uncited_claims():
 def test_faithfulness_judge_failure_is_unscored():
     result = run(CitationFaithfulnessCheck(), {"contexts": EIFFEL_PASSAGES, "answer": "It is 330 metres tall [1]."},
                  ScriptedJudge([JudgeCallError("boom")]))
-    assert result.score is None and "sentence 0" in result.error and result.details["rows"][0]["verdict"] == "error"
+    assert result.score is None and "sentence 1" in result.error and result.details["rows"][0]["verdict"] == "error"
 
 
 def test_faithfulness_bad_granularity():
@@ -599,3 +599,50 @@ def test_agent_reason_says_not_applicable_once_for_a_check_with_nothing_to_judge
     assert relevancy.applicable is False and relevancy.score is None
     assert "(not applicable): no citations" in result.reason
     assert "(unscored)" not in result.reason and "not applicable: not applicable" not in result.reason
+
+
+def test_reasons_count_sentences_from_one_and_rows_keep_their_index():
+    data = {"contexts": EIFFEL_PASSAGES, "answer": "It is 330 metres tall [1]. It was painted gold by Napoleon [1]."}
+    result = run(CitationFaithfulnessCheck(), data, ScriptedJudge(support_by_words))
+    assert result.score == 0.0 and "[1] in sentence 2 ('It was painted gold" in result.reason
+    assert result.details["failed_markers"][0]["sentence_index"] == 1  # the record's index is unchanged
+
+
+@pytest.mark.parametrize("checks", [None, ["citation_accuracy"], ["citation_faithfulness"]])
+@pytest.mark.parametrize("given", [{}, {"passages": []}, {"contexts": []}])
+def test_citation_agent_without_passages_says_they_are_needed(checks, given):
+    """Not a silent FAIL 0.0 ("fabricated keys"): an InputError naming the field and how to give it."""
+    data = {"question": "Where is the tower?", "answer": "It is in Paris [1].", **given}
+    with pytest.raises(InputError) as caught:
+        CitationAgent(judge=ScriptedJudge(support_by_words), checks=checks).evaluate(data)
+    assert caught.value.field == "passages"
+    assert "needs the passages" in str(caught.value) and "data['passages']" in str(caught.value)
+    assert "rag=RAGProvider" in str(caught.value)
+
+
+def test_without_passages_an_abstention_and_relevancy_alone_still_run():
+    from llm_validation_framework.checks.citation_accuracy import ABSTENTION
+
+    agent = CitationAgent(judge=ScriptedJudge(support_by_words), checks=["citation_accuracy"])
+    assert agent.evaluate({"question": "Q?", "answer": ABSTENTION}).score == 1.0
+    relevancy = CitationAgent(judge=ScriptedJudge(lambda r: {"verdict": max(r.options, key=r.options.get)}),
+                              checks=["citation_relevancy"])
+    assert relevancy.evaluate({"question": "Q?", "answer": "See https://example.org/tower."}).score == 1.0
+
+
+def test_a_run_without_passages_records_the_case_as_an_error_naming_the_field(tmp_path):
+    import json
+
+    from llm_validation_framework.runner import iter_results, run_dataset
+
+    cases = tmp_path / "cases.jsonl"
+    cases.write_text(json.dumps({"id": "no-passages", "question": "Q?", "answer": "It is in Paris [1]."}) + "\n")
+    run_dataset(cases, "citation", judge=ScriptedJudge(support_by_words), out=tmp_path / "r.jsonl", cache=False)
+    (record,) = [r for r in iter_results(tmp_path / "r.jsonl") if r.get("type") == "case"]
+    assert record["status"] == "ERROR" and record["error"]["field"] == "passages"
+
+
+def test_a_turn_without_its_query_is_named_counting_from_one():
+    data = {"conversation": [{"role": "assistant", "content": "See https://example.org/tower."}]}
+    with pytest.raises(InputError, match=r"turn\(s\) \[1\] \(counted from 1\)"):
+        run(CitationRelevancyCheck(multi_turn_strategy="all_turns"), data, ScriptedJudge(support_by_words))

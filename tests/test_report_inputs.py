@@ -65,6 +65,8 @@ def test_cited_passage_sits_next_to_its_sentence(tmp_path):
     assert "citation_accuracy: supported" in second and "citation_faithfulness: faithful" in second
     assert "[9]</b> no passage has this number" in third and "citation_accuracy: unsupported" in third
     assert '<table class="passages">' in html and "given with the case" in html
+    numbers = [re.search(r'<td class="n">(\d+)</td>', row).group(1) for row in sentence_rows]
+    assert numbers == ["1", "2", "3"]  # counted as the reasons count them ("sentence 3"), from 1
 
 
 class Tags(HTMLParser):

@@ -9,7 +9,7 @@ from ..errors import ConfigError, InputError
 from ..judges.base import Judge
 from ..types.inputs import Sample
 
-__all__ = ["answer_of", "resolve_overlap_weight", "validate_concurrency", "validate_evidence_chars",
+__all__ = ["answer_of", "require_passages", "resolve_overlap_weight", "validate_concurrency", "validate_evidence_chars",
            "validate_overlap_weight"]
 
 
@@ -49,3 +49,13 @@ def answer_of(sample: Sample) -> tuple[str, str | None]:
             return sample.conversation[index].content, question
     raise InputError("data['answer'] is required (or a data['conversation'] ending with an assistant turn)",
                      field="answer")
+
+
+def require_passages(sample: Sample, check: str) -> None:
+    """An InputError naming ``passages`` when ``sample`` has none: a citation check without the passages the
+    answer's keys point to could only call every citation fabricated, a FAIL that says nothing of the answer."""
+    if not sample.passages:
+        raise InputError(f"{check} needs the passages the answer's citations refer to, and this case has none: "
+                         "give data['passages'] (a list of {\"id\": \"1\", \"text\": ...}) or data['contexts'] "
+                         "(texts, numbered from 1), or build the agent with rag=RAGProvider(...) (a retriever "
+                         "that finds nothing gives none either)", field="passages")

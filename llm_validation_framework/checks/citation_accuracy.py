@@ -37,6 +37,7 @@ from ..types.results import CheckResult
 from ..types.usage import Usage
 from ._common import (
     answer_of,
+    require_passages,
     resolve_overlap_weight,
     validate_concurrency,
     validate_evidence_chars,
@@ -68,7 +69,9 @@ class CitationAccuracyCheck(Check):
         self.min_words = min_words
 
     def validate(self, sample: Sample) -> None:
-        answer_of(sample)
+        answer, _ = answer_of(sample)
+        if answer.strip() != ABSTENTION:  # "no relevant evidence found" is judged without any passage
+            require_passages(sample, self.name)
 
     async def run(self, sample: Sample, judge: Judge, *, memo: VerdictMemo | None = None) -> CheckResult:
         answer, question = answer_of(sample)
@@ -127,7 +130,8 @@ class CitationAccuracyCheck(Check):
         failures = [(o[0], o[3]) for o in outcomes if o[3] is not None]
         if failures:
             row, exc = failures[0]
-            message = (f"judge failed on sentence {row['index']} ({row['sentence'][:80]!r}): {exc}"
+            # people count sentences from 1; the rows keep the 0-based index the records join on
+            message = (f"judge failed on sentence {row['index'] + 1} ({row['sentence'][:80]!r}): {exc}"
                        + (f" (and {len(failures) - 1} more)" if len(failures) > 1 else ""))
             # as agrag's metric: the check raises; unlike it, the error names the sentence and keeps every
             # other row (an agent reports the check unscored with them, see Agent.aevaluate)

@@ -39,6 +39,7 @@ from ..types.results import CheckResult
 from ..types.usage import Usage
 from ._common import (
     answer_of,
+    require_passages,
     resolve_overlap_weight,
     validate_concurrency,
     validate_evidence_chars,
@@ -105,6 +106,7 @@ class CitationFaithfulnessCheck(Check):
 
     def validate(self, sample: Sample) -> None:
         answer_of(sample)
+        require_passages(sample, self.name)
 
     async def run(self, sample: Sample, judge: Judge, *, memo: VerdictMemo | None = None) -> CheckResult:
         answer, question = answer_of(sample)
@@ -183,7 +185,7 @@ class CitationFaithfulnessCheck(Check):
         if errors:
             row, exc = errors[0]
             return CheckResult.unscored(
-                self.name, f"judge failed on sentence {row['sentence_index']} ({row['claim'][:80]!r}): {exc}",
+                self.name, f"judge failed on sentence {row['sentence_index'] + 1} ({row['claim'][:80]!r}): {exc}",
                 raw_replies=raw + list(exc.raw_replies), usage=usage, prompt_hash=prompt_hash, details=details)
         method = combine_methods(v.method for v, _ in verdicts)
         if not failed:
@@ -191,8 +193,10 @@ class CitationFaithfulnessCheck(Check):
                                "passages their markers point to", method=method, usage=usage, raw_replies=raw,
                                prompt_hash=prompt_hash, details=details)
         first = failed[0]
-        reason = (f"unfaithful: {first['marker']} in sentence {first['sentence_index']} ({first['claim'][:80]!r}) — "
-                  f"{first['reason']}" + (f"; and {len(failed) - 1} more" if len(failed) > 1 else ""))
+        # people count sentences from 1; the rows keep the 0-based index the records join on
+        reason = (f"unfaithful: {first['marker']} in sentence {first['sentence_index'] + 1} "
+                  f"({first['claim'][:80]!r}) — {first['reason']}"
+                  + (f"; and {len(failed) - 1} more" if len(failed) > 1 else ""))
         return CheckResult(self.name, 0.0, reason, method=method, usage=usage, raw_replies=raw,
                            prompt_hash=prompt_hash, details=details)
 

@@ -104,7 +104,8 @@ class CitationRelevancyCheck(Check):
                 total_citations=0, multi_turn_strategy=self.multi_turn_strategy)
         missing = sorted({row["turn_index"] for row in jobs if not row["original_query"]})
         if missing:
-            raise InputError(f"turn(s) {missing} have citations but no user query to judge them against: pass "
+            raise InputError(f"turn(s) {[turn + 1 for turn in missing]} (counted from 1) have citations but no user "
+                             "query to judge them against: pass "
                              "data['question'] or a data['conversation'] with the user turns", field="question")
 
         semaphore = asyncio.Semaphore(self.max_concurrency)
@@ -139,7 +140,7 @@ class CitationRelevancyCheck(Check):
             first = next(row for row in jobs if row["failed"])
             return CheckResult.unscored(
                 self.name, f"judge failed on {failed} of {len(jobs)} citations (first: {first['citation_text'][:80]!r} "
-                f"in turn {first['turn_index']}): {exc}", raw_replies=raw + list(exc.raw_replies), usage=usage,
+                f"in turn {first['turn_index'] + 1}): {exc}", raw_replies=raw + list(exc.raw_replies), usage=usage,
                 prompt_hash=prompt_hash, details={**signals, "relevance_score": None})
         score = relevant / len(jobs)
         reason = f"{relevant} of {len(jobs)} citations relevant to the query"

@@ -96,7 +96,7 @@ def _answer(answer: Any, passages: list[Passage], checks: Any) -> str:
                          for k in unit.missing_keys)
         marks = "".join(f'<span class="verdict {_verdict_class(v)}">{escape(name)}: {escape(v)}</span>'
                         for name, v in verdicts.get(unit.sentence.index, ()))
-        rows.append(f'<tr><td class="n">{unit.sentence.index}</td><td>{escape(unit.sentence.text, SHOWN_CHARS)}'
+        rows.append(f'<tr><td class="n">{unit.sentence.index + 1}</td><td>{escape(unit.sentence.text, SHOWN_CHARS)}'
                     f'{"<div>" + marks + "</div>" if marks else ""}</td><td>{cited}</td></tr>')
     more = (f'<p class="muted">{len(units) - MAX_SENTENCES} more sentences</p>'
             if len(units) > MAX_SENTENCES else "")
