@@ -57,18 +57,18 @@ _COMMON = math.log(4500)
 
 
 @functools.lru_cache(maxsize=1)
-def _format_chars() -> re.Pattern[str]:
-    """Every format character (category Cf) and variation selector, as one character class."""
+def _format_chars() -> dict[int, None]:
+    """Every format character (category Cf) and variation selector, as a table that deletes them."""
     # format characters live in the first two planes and in the tag block
     points = (*range(0x20000), *range(0xE0000, 0xE1000))
-    cf = [chr(c) for c in points if unicodedata.category(chr(c)) == "Cf"]
-    return re.compile("[" + "".join(re.escape(c) for c in cf) + "\ufe00-\ufe0f\U000e0100-\U000e01ef]+")
+    table = {c: None for c in points if unicodedata.category(chr(c)) == "Cf"}
+    table.update({c: None for c in (*range(0xFE00, 0xFE10), *range(0xE0100, 0xE01F0))})
+    return table
 
 
 @functools.lru_cache(maxsize=1)
-def _lookalikes() -> tuple[dict[str, str], re.Pattern[str]]:
-    """Letters of scripts other than Latin that the confusables data maps to one ASCII letter or digit,
-    and a pattern finding a word that holds one."""
+def _lookalikes() -> dict[str, str]:
+    """Letters of scripts other than Latin that the confusables data maps to one ASCII letter or digit."""
     from confusable_homoglyphs.confusables import confusables_data  # a 0.9 MB JSON, parsed once
 
     table: dict[str, str] = {}
@@ -83,8 +83,7 @@ def _lookalikes() -> tuple[dict[str, str], re.Pattern[str]]:
             continue
         # the skeleton's prototype of a capital I is a small l: the capital reads as what it looks like
         table[char] = "I" if target == "l" and char.isupper() else target
-    word = re.compile(r"[^\W\d_]*[" + "".join(re.escape(c) for c in table) + r"][^\W\d_]*")
-    return table, word
+    return table
 
 
 @functools.lru_cache(maxsize=1)
@@ -141,14 +140,17 @@ def _rejoin(match: re.Match[str]) -> str:
 def _map_lookalikes(text: str) -> str:
     """Look-alikes mapped inside words that hold Latin letters; then, on a line whose letters are mostly
     Latin once those are mapped, words made only of look-alikes that map to letters (two or more: a
-    letter alone is no word)."""
-    table, word = _lookalikes()
-
-    def mixed(match: re.Match[str]) -> str:
-        found = match.group(0)
-        return "".join(table.get(c, c) for c in found) if re.search(r"[A-Za-z]", found) else found
-
-    text = word.sub(mixed, text)
+    letter alone is no word). Linear in the text: only words holding a look-alike are looked at."""
+    table = _lookalikes()
+    if table.keys().isdisjoint(text):  # a set test in C: a regex class of 1 100 characters is slow
+        return text
+    words = sorted({_word_at(text, i) for i, c in enumerate(text) if c in table})
+    pieces, at = [], 0
+    for start, end in words:  # inside a word that holds Latin letters: every look-alike mapped
+        found = text[start:end]
+        pieces += [text[at:start], "".join(table.get(c, c) for c in found) if _ASCII_LETTER.search(found) else found]
+        at = end
+    text = "".join([*pieces, text[at:]])
 
     def whole(match: re.Match[str]) -> str:
         found = match.group(0)
@@ -157,7 +159,22 @@ def _map_lookalikes(text: str) -> str:
         mapped = "".join(table[c] for c in found)
         return mapped if mapped.isalpha() else found  # "За" is a word, "3a" is not
 
-    return "\n".join(word.sub(whole, line) if _mostly_latin(line) else line for line in text.split("\n"))
+    return "\n".join(_LETTERS.sub(whole, line) if not table.keys().isdisjoint(line) and _mostly_latin(line)
+                     else line for line in text.split("\n"))
+
+
+def _word_at(text: str, i: int) -> tuple[int, int]:
+    """The run of letters around offset ``i``."""
+    start, end = i, i + 1
+    while start > 0 and text[start - 1].isalpha():
+        start -= 1
+    while end < len(text) and text[end].isalpha():
+        end += 1
+    return start, end
+
+
+_LETTERS = re.compile(r"[^\W\d_]+")
+_ASCII_LETTER = re.compile(r"[A-Za-z]")
 
 
 def _mostly_latin(line: str) -> bool:
@@ -170,7 +187,7 @@ def normalize(text: str) -> str:
     if not text.isascii():
         if not unicodedata.is_normalized("NFKC", text):
             text = unicodedata.normalize("NFKC", text)
-        text = _format_chars().sub("", text)
+        text = text.translate(_format_chars())
     if _SPACED.search(text):
         text = _SPACED.sub(_rejoin, text)
     if not text.isascii():  # after rejoining: a word spaced out is mapped whole
