@@ -66,7 +66,8 @@ def scores_by_content(request) -> dict:
 
 
 AGENTS = {"relevancy": RelevancyAgent, "accuracy": AccuracyAgent, "accuracy_reference": AccuracyAgent,
-          "accuracy_contexts": AccuracyAgent}
+          "accuracy_contexts": AccuracyAgent, "answer_accuracy": AnswerAccuracyAgent,
+          "context_relevance": ContextRelevanceAgent, "groundedness": GroundednessAgent}
 ROWS = [json.loads(line) for f in [DATA / "injection.jsonl", *sorted(DATA.glob("injection_heldout*.jsonl"))]
         for line in f.read_text(encoding="utf-8").splitlines()]
 
