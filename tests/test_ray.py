@@ -208,3 +208,63 @@ def _read(path: Path) -> bytes:
         return path.read_bytes()
     except OSError:
         return b""
+
+
+LOCAL_DRIVER = '''
+import os, sys
+from llm_validation_framework.runner import RayOptions, run_dataset
+from ray_helpers import slow_judge
+
+def progress(event):
+    if event.done == 2:
+        print("READY", flush=True)
+
+run_dataset(sys.argv[1], "relevancy", judge=slow_judge(), cache=False, out=sys.argv[2], concurrency=2,
+            on_progress=progress, ray=RayOptions(address="local", actors=1, num_cpus=1))
+'''
+
+
+def test_a_killed_driver_takes_its_local_instances_agents_with_it(tmp_path):
+    """The dashboard and runtime-env agents of a local instance outlived a SIGKILLed driver by a minute."""
+    from llm_validation_framework.runner.ray_reaper import children_of, find_raylet, reap
+
+    (tmp_path / "driver.py").write_text(LOCAL_DRIVER)
+    data = write_cases(tmp_path / "c.jsonl", cases(200))
+    env = {k: v for k, v in os.environ.items() if k != "RAY_ADDRESS"}
+    env.update(RAY_USAGE_STATS_ENABLED="0", PYTHONPATH=os.pathsep.join([str(TESTS), *sys.path]))
+    driver = subprocess.Popen([sys.executable, str(tmp_path / "driver.py"), str(data), str(tmp_path / "r.jsonl")],
+                              env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    agents: dict[int, int] = {}
+
+    def still_running() -> list[int]:  # the same processes (pid and start time), not zombies
+        running = []
+        for pid, started in agents.items():
+            try:
+                stat = Path(f"/proc/{pid}/stat").read_text()
+            except OSError:
+                continue
+            fields = stat[stat.rfind(")") + 2:].split()
+            if fields[0] != "Z" and int(fields[19]) == started:
+                running.append(pid)
+        return running
+
+    try:
+        assert driver.stdout.readline().strip() == "READY"  # a local instance is up, its actor evaluating
+        raylet = find_raylet(driver.pid)
+        assert raylet is not None
+        deadline = time.monotonic() + 20
+        while len(agents) < 2 and time.monotonic() < deadline:
+            agents = {pid: started for pid, started in children_of(raylet).items()}
+            time.sleep(0.5)  # the agents, the actor's worker; the watchdog notes them each second
+        assert len(agents) >= 2
+        time.sleep(1.5)
+        driver.kill()  # SIGKILL: no clean-up of its own
+        driver.wait()
+        deadline = time.monotonic() + 15
+        while still_running() and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert still_running() == []  # within seconds, not the minute the agents waited for the dead GCS
+    finally:
+        if driver.poll() is None:
+            driver.kill()
+        reap(agents)  # whatever the test leaves, it ends

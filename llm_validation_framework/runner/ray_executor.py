@@ -10,7 +10,8 @@ Nothing lost, nothing twice: every unit sent out comes back as exactly one recor
 dies (killed, out of memory, its node lost) is replaced, and its units in flight are sent again,
 each alone to an idle actor; a unit that kills its actor alone ``max_retries`` times is the case's
 ERROR line (``ActorLostError``). A configuration error raised in an actor stops the run with its message.
-The driver stopping (Ctrl-C, killed) ends its actors with it; ``--resume`` continues the file.
+The driver stopping (Ctrl-C, killed) ends its actors with it, and a local instance's node agents too
+(:mod:`.ray_reaper`); ``--resume`` continues the file.
 
 Ray is the ``[ray]`` extra, imported only here. A Ray instance this module starts sends no usage
 statistics (``RAY_USAGE_STATS_ENABLED=0``).
@@ -31,6 +32,7 @@ from typing import Any
 from ..errors import ConfigError, LVFError
 from .dataset import CaseRow
 from .ray_actor import UnitActor
+from .ray_reaper import find_raylet, start_reaper, stop_reaper
 from .units import error_record
 
 __all__ = ["ActorLostError", "RayOptions", "import_ray", "ray_options", "run_on_ray"]
@@ -131,11 +133,14 @@ class ActorPlan:
 
 
 class _Connection:
-    """ray.init as the options say; ``close`` disconnects only what this run connected."""
+    """ray.init as the options say; ``close`` disconnects only what this run connected. A local
+    instance this run starts has a watchdog that ends Ray's node agents with the run, even a
+    killed one (:mod:`.ray_reaper`)."""
 
     def __init__(self, ray: Any, options: RayOptions) -> None:
         self.ray = ray
         self.owned = not ray.is_initialized()
+        self.reaper: Any = None
         if not self.owned:
             return
         os.environ["RAY_USAGE_STATS_ENABLED"] = "0"  # our no-telemetry promise holds on the cluster path
@@ -153,10 +158,14 @@ class _Connection:
             raise ConfigError(f"could not reach the Ray cluster at {options.address}: {exc} (is it running, and "
                               "for a head started with token authentication, are RAY_AUTH_MODE=token and its "
                               "token set here?)") from None
+        raylet = find_raylet() if options.address == "local" else None  # a cluster's nodes are not ours
+        if raylet is not None:
+            self.reaper = start_reaper(raylet)
 
     def close(self) -> None:
         if self.owned:
             self.ray.shutdown()
+            stop_reaper(self.reaper)
 
 
 class _Slot:
