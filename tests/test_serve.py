@@ -427,6 +427,29 @@ def test_a_post_must_say_its_body_is_json(server, backend, content_type, status)
         assert json.loads(text)["error"]["param"] == "Content-Type" and backend.requests == []
 
 
+def test_a_refused_post_with_a_small_body_gets_its_refusal_not_a_reset(server, backend):
+    """The body is read and dropped before the 403 / 415, so closing the socket sends no reset ahead of it."""
+    import socket
+
+    body = json.dumps(chat_body(messages=[{"role": "user", "content": "x" * 20_000}])).encode()
+    host, port = server.httpd.server_address[:2]
+    for head in (b"Host: 127.0.0.1\r\nContent-Type: text/plain\r\n",
+                 b"Host: attacker.example\r\nContent-Type: application/json\r\n"):
+        with socket.create_connection((host, port), timeout=5) as sock:
+            # the headers first, then the body a moment later, as http.client sends them: a server that
+            # answered and closed at the headers would make this send fail (EPIPE) or the reply be reset
+            sock.sendall(b"POST /v1/chat/completions HTTP/1.1\r\n" + head
+                         + f"Content-Length: {len(body)}\r\n\r\n".encode())
+            for half in (body[:len(body) // 2], body[len(body) // 2:]):
+                time.sleep(0.2)
+                sock.sendall(half)
+            reply = b""
+            while chunk := sock.recv(65536):
+                reply += chunk
+        assert statuses(reply) in ([415], [403])
+    assert backend.requests == []
+
+
 @pytest.mark.parametrize("raw, param", [
     (b'{"messages": [{"role": "user", "content": "x"}], "max_tokens": 1e30}', "max_tokens"),
     (b'{"messages": [{"role": "user", "content": "x"}], "max_tokens": 1' + b"0" * 30 + b"}", "max_tokens"),

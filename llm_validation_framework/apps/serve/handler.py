@@ -40,6 +40,9 @@ __all__ = ["Handler", "ServedApp"]
 
 log = logging.getLogger(__name__)
 
+#: the largest body read and dropped before a refusal (see Handler._drain)
+_DRAINED_BYTES = 64 * 1024
+
 
 class ServedApp(Protocol):
     """What the routes answer from (a :class:`~.server.ModelServer`)."""
@@ -163,6 +166,7 @@ class Handler(BaseHTTPRequestHandler):
         name = name[1:name.find("]")] if name.startswith("[") else name.rpartition(":")[0] or name
         if not is_loopback(name.lower()):
             self.close_connection = True
+            self._drain()
             raise ServeError(f"Host {host[:80]!r} is not this machine: the server answers requests made to "
                              "localhost, 127.0.0.1 or [::1] (a web page whose name points at 127.0.0.1 sends its "
                              "own). Use one of those in the URL, or serve with --allow-remote and a key",
@@ -171,9 +175,28 @@ class Handler(BaseHTTPRequestHandler):
     def _check_content_type(self) -> None:
         sent = self.headers.get("Content-Type") or ""
         if sent.split(";", 1)[0].strip().lower() != "application/json":
-            self.close_connection = True  # the body stays unread
+            self.close_connection = True
+            self._drain()
             raise ServeError(f"Content-Type {sent[:80]!r} is not accepted: send the body as JSON with "
                              "'Content-Type: application/json'", status=415, param="Content-Type")
+
+    def _drain(self) -> None:
+        """Read and drop a small announced body before a refusal: a socket closed with unread bytes in it
+        answers the client with a reset, which can arrive before the refusal does. A large body stays unread
+        (the connection is closed anyway, so it is never taken for a next request)."""
+        try:
+            size = int(self.headers.get("Content-Length") or 0)
+        except ValueError:
+            return
+        if not 0 < size <= _DRAINED_BYTES:
+            return
+        self.server.watch(self.connection, self.body_deadline_s, "the request body did not arrive")  # type: ignore[attr-defined]
+        try:
+            self.rfile.read(size)
+        except OSError:
+            pass
+        finally:
+            self.server.unwatch(self.connection)  # type: ignore[attr-defined]
 
     def _check_key(self) -> None:
         key = self.app.api_key
