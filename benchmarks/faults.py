@@ -20,6 +20,14 @@ after ``--delay`` s, and draws a fault per request:
      2 %  a valid verdict whose reason echoes the API key (as sent, upper-cased, cut by a line break,
           base64-encoded): the case is scored, and no file of the run may hold the key
 
+The cases file also holds lines that used to end a run, at seeded places: three answers holding
+a lone surrogate escape (``"\ud83d"``, what JSON.stringify writes for a string cut inside an
+emoji), one id holding one, two lines nested 5 000 deep, two holding a 5 000-digit integer, and
+three lines with the ids ``dup``, ``dup``, ``dup#2``. A surrogate in an answer must be that case's
+ERROR (InputError naming ``answer``); a line past Python's JSON limits that line's ERROR under the
+id ``line-N``; the surrogate id and the colliding ids (``dup``, ``dup#2``, ``dup#2#2``) are judged
+like any case.
+
 A draw depends only on (seed, case, how many requests that case made before), so a retry may
 succeed, thread scheduling changes nothing, and the kill run meets the same faults as the plain one.
 The stub logs every request (case, its number for that case, the fault drawn).
@@ -31,7 +39,8 @@ The stub logs every request (case, its number for that case, the fault drawn).
 
 Checked on each fault run: no file in the work folder (results, the judge cache's sqlite and its
 WAL, logs) holds the key in any echoed form; the results file is valid JSONL and has every case
-exactly once; a case is unscored (UNSCORED / ERROR) exactly when its last request at the stub met a fault (the failures
+exactly once, the hostile lines included, each with its expected outcome; a judged case is
+unscored (UNSCORED / ERROR) exactly when its last request at the stub met a fault (the failures
 injected beyond the retries, counted from the stub's log); **silent zeros**, a case scored though
 its last request failed or scored FAIL / 0 (the stub's good reply is the best label, so a scored
 case passes), must be 0. Prints the numbers and writes ``faults.json`` in the work folder
@@ -41,6 +50,7 @@ case passes), must be 0. Prints the numbers and writes ``faults.json`` in the wo
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import os
 import random
@@ -158,13 +168,47 @@ class StubProcess:
         self.proc.wait(timeout=30)
 
 
-def write_cases(path: Path, n: int) -> Path:
-    with open(path, "w") as handle:
-        for i in range(n):
-            case = f"case-{i}"
-            handle.write(json.dumps({"id": case, "question": f"Where is landmark {case}?",
-                                     "answer": f"Landmark {case} stands in the old town square."}) + "\n")
-    return path
+def write_cases(path: Path, n: int, seed: int) -> dict[str, dict]:
+    """``n`` ordinary cases and the hostile lines (module docstring) at seeded places. Returns every
+    id the results must hold once: ``{"token": the case-N the stub draws its faults by (None: the
+    line never reaches the judge), "error": the field of its expected InputError (None: judged)}``."""
+    def row(case_id: str, token: str, **extra) -> str:
+        return json.dumps({"id": case_id, "question": f"Where is landmark {token}?",
+                           "answer": f"Landmark {token} stands in the old town square.", **extra})
+
+    lines: list[tuple[str | None, str, dict]] = [(f"case-{i}", row(f"case-{i}", f"case-{i}"), {"token": f"case-{i}"})
+                                                 for i in range(n)]
+    token = iter(f"case-{i}" for i in itertools.count(n))
+    hostile: list[tuple[str | None, str, dict]] = []
+    for k in range(3):  # json.dumps writes the lone surrogate as the escape JSON.stringify writes
+        hostile.append((f"surrogate-{k}", row(f"surrogate-{k}", "case-none").replace(".\"", " \\ud83d.\"", 1),
+                        {"token": None, "error": "answer"}))
+    judged = next(token)
+    hostile.append(("sur\udc00-0", row("sur\udc00-0", judged), {"token": judged}))
+    for k in range(2):
+        hostile.append((None, row(f"deep-{k}", "case-none")[:-1] + ', "contexts": ' + "[" * 5000 + "]" * 5000 + "}",
+                        {"token": None, "error": "line"}))
+        hostile.append((None, row(f"huge-{k}", "case-none")[:-1] + ', "n": ' + "9" * 5000 + "}",
+                        {"token": None, "error": "line"}))
+    for case_id, given in (("dup", "dup"), ("dup#2", "dup"), ("dup#2#2", "dup#2")):
+        judged = next(token)
+        hostile.append((case_id, row(given, judged), {"token": judged}))
+    rng = random.Random(f"{seed}:hostile")
+    slots = sorted(rng.sample(range(len(lines) + len(hostile)), len(hostile)))
+    others, dups = hostile[:-3], hostile[-3:]
+    rng.shuffle(others)
+    dup_slots = sorted(rng.sample(slots, len(dups)))  # the colliding ids keep their order: dup, dup, dup#2
+    placed = dict(zip(dup_slots, dups))
+    placed.update(zip((slot for slot in slots if slot not in placed), others))
+    ordinary = iter(lines)
+    lines = [placed[slot] if slot in placed else next(ordinary) for slot in range(len(lines) + len(hostile))]
+    expected: dict[str, dict] = {}
+    with open(path, "w", encoding="utf-8") as handle:
+        for number, (case_id, text, outcome) in enumerate(lines, 1):
+            handle.write(text + "\n")
+            expected[case_id if case_id is not None else f"line-{number}"] = {"token": None, "error": None,
+                                                                              **outcome}
+    return expected
 
 
 class RecordCounter:
@@ -199,15 +243,15 @@ def start_run(args: argparse.Namespace, cases: Path, out: Path, base_url: str, r
                             start_new_session=True)
 
 
-def run(args: argparse.Namespace, work: Path, name: str, faults: bool, kills: int) -> dict:
+def run(args: argparse.Namespace, work: Path, name: str, faults: bool, kills: int, expected: dict[str, dict]) -> dict:
     """One run to the end (killed and resumed ``kills`` times); its wall time, kills and analysis."""
     cases = work / "cases.jsonl"
     out, log_path = work / f"{name}.results.jsonl", work / f"{name}.stub.jsonl"
     stub = StubProcess(args, faults, log_path)
     rng = random.Random(f"{args.seed}:kills")
     # one point in each of `kills` equal stretches of the run, so the kills cover it from start to end
-    points = [rng.randrange(max(1, args.cases * i // kills), max(2, args.cases * (i + 1) // kills))
-              for i in range(kills)]
+    total = len(expected)
+    points = [rng.randrange(max(1, total * i // kills), max(2, total * (i + 1) // kills)) for i in range(kills)]
     killed_at: list[int] = []
     exit_codes: list[int] = []
     first_record_s: list[float | None] = []  # per launch: start-up (litellm import, header) until its first record
@@ -244,12 +288,12 @@ def run(args: argparse.Namespace, work: Path, name: str, faults: bool, kills: in
     wall = time.perf_counter() - started
     result = {"name": name, "faults": faults, "wall_s": round(wall, 2), "kills": len(killed_at),
               "records_at_kills": killed_at, "exit_codes": exit_codes, "first_record_s": first_record_s}
-    result.update(analyse(out, log_path, args.cases))
+    result.update(analyse(out, log_path, expected))
     result["files_with_the_key"] = leaked_keys(work)
     return result
 
 
-def analyse(out: Path, log_path: Path, n_cases: int) -> dict:
+def analyse(out: Path, log_path: Path, expected: dict[str, dict]) -> dict:
     raw = out.read_bytes()
     lines = raw.split(b"\n")
     bad_lines = []
@@ -263,7 +307,6 @@ def analyse(out: Path, log_path: Path, n_cases: int) -> dict:
         if record.get("type") == "case":
             records.append(record)
     ids = Counter(r["id"] for r in records)
-    expected = {f"case-{i}" for i in range(n_cases)}
 
     requests: dict[str, list[tuple[int, str]]] = {}
     injected: Counter[str] = Counter()
@@ -283,16 +326,22 @@ def analyse(out: Path, log_path: Path, n_cases: int) -> dict:
     rerun = sorted(case for case, seq in lines_of.items()
                    if len(seq) > 1 and all(r.get("status") in ("UNSCORED", "ERROR") for r in seq[:-1]))
     duplicates = sorted(case for case, k in ids.items() if k > 1 and case not in rerun)
-    unscored = {case for case, r in by_id.items() if r.get("status") in ("UNSCORED", "ERROR")}
-    scored = {case for case, r in by_id.items() if r.get("status") in ("PASS", "FAIL")}
+    # the judged cases by the case-N the stub keys its requests on; the hostile lines apart
+    judged = {expected[i]["token"]: r for i, r in by_id.items() if i in expected and expected[i]["token"]}
+    unscored = {case for case, r in judged.items() if r.get("status") in ("UNSCORED", "ERROR")}
+    scored = {case for case, r in judged.items() if r.get("status") in ("PASS", "FAIL")}
     silent = sorted(case for case in scored if case in failed_beyond_retries
-                    or by_id[case].get("status") == "FAIL" or not by_id[case].get("score"))
+                    or judged[case].get("status") == "FAIL" or not judged[case].get("score"))
+    hostile_wrong = sorted(_repr(i) for i, outcome in expected.items() if outcome["error"] and i in by_id
+                           and not _is_input_error(by_id[i], outcome["error"]))
     return {
         "valid_jsonl": not bad_lines and raw.endswith(b"\n"), "bad_lines": bad_lines[:10],
         "records": len(records), "distinct_ids": len(ids),
-        "duplicates": duplicates[:20], "duplicate_count": len(duplicates),
+        "duplicates": [_repr(i) for i in duplicates[:20]], "duplicate_count": len(duplicates),
         "rerun_after_unscored": len(rerun),
-        "missing": sorted(expected - set(ids))[:20], "unexpected_ids": sorted(set(ids) - expected)[:20],
+        "missing": [_repr(i) for i in sorted(set(expected) - set(ids))[:20]],
+        "unexpected_ids": [_repr(i) for i in sorted(set(ids) - set(expected))[:20]],
+        "hostile_lines": sum(1 for i in expected if not i.startswith("case-")), "hostile_wrong": hostile_wrong,
         "status": dict(Counter(r.get("status") for r in by_id.values())),
         "requests": sum(injected.values()), "injected": dict(injected),
         "max_requests_per_case": max((len(seq) for seq in requests.values()), default=0),
@@ -300,10 +349,20 @@ def analyse(out: Path, log_path: Path, n_cases: int) -> dict:
         "failed_beyond_retries_by_last_fault": dict(Counter(last[c] for c in failed_beyond_retries)),
         "unscored": len(unscored),
         "unscored_but_last_reply_good": sorted(unscored - failed_beyond_retries)[:20],
-        "failed_but_not_unscored": sorted((failed_beyond_retries & set(by_id)) - unscored)[:20],
+        "failed_but_not_unscored": sorted((failed_beyond_retries & set(judged)) - unscored)[:20],
         "silent_zeros": silent[:20], "silent_zero_count": len(silent),
-        "unscored_errors": dict(Counter(_first_error(by_id[c]) for c in unscored)),
+        "unscored_errors": dict(Counter(_first_error(judged[c]) for c in unscored)),
     }
+
+
+def _is_input_error(record: dict, field: str) -> bool:
+    error = record.get("error") or {}
+    return record.get("status") == "ERROR" and error.get("type") == "InputError" and error.get("field") == field
+
+
+def _repr(case_id: str) -> str:
+    """An id as printable, JSON-safe text (a lone surrogate as its escape)."""
+    return case_id.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
 def _first_error(record: dict) -> str:
@@ -316,16 +375,18 @@ def _first_error(record: dict) -> str:
     return re.sub(r"openai/stub: |litellm\.\w+: ", "", text)[:140]
 
 
-def verdict(result: dict, n_cases: int) -> list[str]:
+def verdict(result: dict, n_ids: int) -> list[str]:
     """What is wrong with one fault run (empty: nothing)."""
     problems = []
     if result.get("files_with_the_key"):
         problems.append(f"the API key is in {result['files_with_the_key']}")
     if not result["valid_jsonl"]:
         problems.append(f"not valid JSONL (lines {result['bad_lines']})")
-    if result["distinct_ids"] != n_cases or result["duplicate_count"] or result["unexpected_ids"]:
-        problems.append(f"{result['distinct_ids']} ids of {n_cases}, duplicates {result['duplicates']}, "
+    if result["distinct_ids"] != n_ids or result["duplicate_count"] or result["unexpected_ids"]:
+        problems.append(f"{result['distinct_ids']} ids of {n_ids}, duplicates {result['duplicates']}, "
                         f"missing {result['missing']}, unexpected {result['unexpected_ids']}")
+    if result["hostile_wrong"]:
+        problems.append(f"hostile lines without their InputError: {result['hostile_wrong']}")
     if result["silent_zero_count"]:
         problems.append(f"{result['silent_zero_count']} silent zeros: {result['silent_zeros']}")
     if result["unscored_but_last_reply_good"] or result["failed_but_not_unscored"]:
@@ -339,7 +400,8 @@ def report(result: dict, baseline: dict | None) -> None:
     kills = f", killed {result['kills']}x at records {result['records_at_kills']}" if result["kills"] else ""
     print(f"{result['name']}: {result['wall_s']:.1f} s{ratio}{kills}; exit codes {result['exit_codes']}; "
           f"first record after {result['first_record_s']} s of each launch")
-    print(f"  records {result['records']} (distinct ids {result['distinct_ids']}, duplicates "
+    print(f"  records {result['records']} (distinct ids {result['distinct_ids']}, of them hostile lines "
+          f"{result['hostile_lines']}, each with its outcome: {not result['hostile_wrong']}; duplicates "
           f"{result['duplicate_count']}, UNSCORED lines run again by --resume {result['rerun_after_unscored']}, "
           f"valid JSONL {result['valid_jsonl']}); status {result['status']}")
     print(f"  stub requests {result['requests']} (max {result['max_requests_per_case']} for one case); "
@@ -365,20 +427,20 @@ def main() -> int:
     if args.kills >= args.cases:
         parser.error("--kills must be below --cases")
     work = Path(tempfile.mkdtemp(prefix="lvf-faults-"))
-    write_cases(work / "cases.jsonl", args.cases)
+    expected = write_cases(work / "cases.jsonl", args.cases, args.seed)
     print(f"{args.cases} relevancy cases, concurrency {args.concurrency}, seed {args.seed}, judge timeout "
           f"{args.timeout:g} s and {args.max_retries} retries, good replies after {args.delay:g} s; "
           f"work folder {work}", flush=True)
-    baseline = run(args, work, "no_faults", faults=False, kills=0)
+    baseline = run(args, work, "no_faults", False, 0, expected)
     report(baseline, None)
-    runs = [run(args, work, "faults", faults=True, kills=0), run(args, work, "faults_killed", True, args.kills)]
+    runs = [run(args, work, "faults", True, 0, expected), run(args, work, "faults_killed", True, args.kills, expected)]
     problems = {}
     for result in runs:
         report(result, baseline)
-        problems[result["name"]] = verdict(result, args.cases)
+        problems[result["name"]] = verdict(result, len(expected))
     summary = {"args": vars(args), "fault_shares": dict(FAULTS), "runs": [baseline, *runs], "problems": problems}
     (work / "faults.json").write_text(json.dumps(summary, indent=2) + "\n")
-    ok = not any(problems.values()) and not verdict(baseline, args.cases)
+    ok = not any(problems.values()) and not verdict(baseline, len(expected))
     for name, found in problems.items():
         for problem in found:
             print(f"PROBLEM in {name}: {problem}")
