@@ -159,8 +159,9 @@ async def arun_dataset(
       out, for data that must not be copied into results files.
     * ``cache``: judge replies kept in sqlite: True (the default file), False, or a path.
     * ``on_progress``: called with a :class:`RunProgress` after every unit (and once before the
-      first, with the total). ``settings``: extra values recorded, secrets redacted, in the
-      results header.
+      first, with the total; and once with ``stopping=True`` the moment the run is cancelled,
+      before its units in flight are dropped). ``settings``: extra values recorded, secrets
+      redacted, in the results header.
     """
     started = time.perf_counter()
     concurrency = _positive_int(concurrency, "concurrency")
