@@ -4,7 +4,7 @@ left uncommitted, never what it called contradicted, incorrect or no."""
 from __future__ import annotations
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from llm_validation_framework.checks.answer_accuracy import ACCURACY_OPTIONS
@@ -31,6 +31,7 @@ SCALES = [(SUPPORT_OPTIONS, SUPPORT_NEGATIVES), (ACCURACY_OPTIONS, None), (RELEV
           ({"yes": 1.0, "no": 0.0}, None)]
 
 
+@settings(deadline=None, max_examples=300)
 @given(scale=st.sampled_from(SCALES), weights=st.lists(st.floats(0.001, 1.0), min_size=3, max_size=3),
        signal=st.floats(0.0, 1.0), weight=st.floats(0.0, 1.0))
 def test_a_negative_label_never_blends_above_the_pass_mark(scale, weights, signal, weight):
@@ -60,7 +61,7 @@ def test_overlap_still_lifts_what_the_judge_left_unverifiable():
     verdict = verdict_for(SUPPORT_OPTIONS, {"supported": 0.3, "contradicted": 0.02, "unverifiable": 0.68})
     blended = blend_verdict(request, verdict, 1.0, 0.6)
     assert blended >= PASS_MARK
-    assert blended == pytest.approx(0.4 * 0.3 + 0.6 * 0.98)
+    assert blended == pytest.approx(0.4 * 0.3 + 0.6 * 1.0)
 
 
 def test_support_names_contradicted_as_its_only_negative():
@@ -85,3 +86,10 @@ def test_a_parsed_negative_verdict_is_never_lifted():
     request = request_for(SUPPORT_OPTIONS, SUPPORT_NEGATIVES)
     verdict = Verdict(label="contradicted", score=0.0, method="parsed")
     assert blend_verdict(request, verdict, 1.0, 0.9) == 0.0
+
+
+def test_the_blend_is_bounded_by_the_mass_off_the_negative_label():
+    request = build_support_request("c", ["p"])
+    verdict = verdict_for(SUPPORT_OPTIONS, {"supported": 0.45, "contradicted": 0.35, "unverifiable": 0.2})
+    # the unbounded mix would be 0.4 x 0.45 + 0.6 x 1.0 = 0.78; the judge left 0.65 off "contradicted"
+    assert blend_verdict(request, verdict, 1.0, 0.6) == pytest.approx(0.65)

@@ -545,8 +545,8 @@ def test_overlap_weight_blends_judge_probability_with_word_overlap():
     assert plain.details["rows"][0]["verdict"] == "unsupported"  # P(supported) = 0.4
     blended = run(CitationAccuracyCheck(overlap_weight=0.5), data, judge)
     row = blended.details["rows"][0]
-    # 0.5 x 0.4 + 0.5 x overlap 1.0 x (1 - P(contradicted) 0.1)
-    assert row["overlap"] == 1.0 and row["support_score"] == pytest.approx(0.65) and row["verdict"] == "supported"
+    # 0.5 x 0.4 + 0.5 x overlap 1.0, within the 0.9 the judge left off "contradicted"
+    assert row["overlap"] == 1.0 and row["support_score"] == pytest.approx(0.7) and row["verdict"] == "supported"
     faithful = run(CitationFaithfulnessCheck(overlap_weight=0.5), data, judge)
     assert faithful.score == 1.0
     with pytest.raises(ConfigError, match="overlap_weight"):
@@ -562,7 +562,7 @@ def test_citation_checks_take_the_judges_overlap_and_evidence_hints_unless_told_
             "answer": "The Eiffel Tower stands 330 metres tall [1]."}
     hinted = run(CitationAccuracyCheck(), data, judge)
     row = hinted.details["rows"][0]
-    assert row["support_score"] == pytest.approx(0.65) and row["verdict"] == "supported"
+    assert row["support_score"] == pytest.approx(0.7) and row["verdict"] == "supported"
     assert row["evidence_trimmed_chars"] > 0
     assert "330 metres" in judge.requests[-1].prompt and len(judge.requests[-1].prompt) < 1200
     told = run(CitationFaithfulnessCheck(overlap_weight=0.0, max_evidence_chars=None), data, judge)

@@ -22,8 +22,8 @@ async def test_probability_is_blended_with_overlap_when_the_judge_asks():
                        support_overlap_weight=0.5)
     outcome = await judge_support(judge, "The Eiffel Tower was completed in 1889.", PASSAGES)
     assert outcome.overlap == pytest.approx(1.0)
-    # overlap counts only within the mass not on "contradicted"
-    assert outcome.score == pytest.approx(0.5 * 0.2 + 0.5 * 1.0 * 0.9)
+    # the mix 0.6 is within the 0.9 the judge left off "contradicted"
+    assert outcome.score == pytest.approx(0.5 * 0.2 + 0.5 * 1.0)
 
 
 async def test_overlap_never_lifts_a_contradicted_verdict():
@@ -66,6 +66,6 @@ async def test_support_check_reports_blend_and_trim_in_notes():
                        support_overlap_weight=0.5)
     sample = parse_sample({"answer": "It is 330 metres tall.", "contexts": [p.text for p in PASSAGES]})
     result = await SupportCheck().run(sample, judge)
-    assert result.score == pytest.approx(0.5 * 0.9 + 0.5 * 1.0 * 0.95)
+    assert result.score == pytest.approx(0.95)  # min(0.5 x 0.9 + 0.5 x 1.0, 1 - P(contradicted) 0.05)
     assert any("blends" in note for note in result.notes)
     assert result.details["p_supported"] == pytest.approx(0.9)

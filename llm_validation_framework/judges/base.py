@@ -180,9 +180,9 @@ def blend_verdict(request: VerdictRequest, verdict: Verdict, signal: float, weig
     The signal may move probability between the positive and the uncommitted labels (a small model
     calls a claim copied from its passage "unverifiable"); it never lifts the mass the judge put on a
     negative label, since word overlap is exactly as high when one fact of a copied sentence is
-    changed. So the signal counts only within the non-negative mass::
+    changed. So the blend is bounded by the mass the judge left off the negative labels::
 
-        (1 - weight) * score + weight * signal * (1 - P(negative))
+        min((1 - weight) * score + weight * signal, 1 - P(negative))
 
     and when the verdict's own label is a negative one the blend can only lower the score: a result
     that reads "contradicted" never passes through a blend (with two or three labels, a negative
@@ -192,7 +192,7 @@ def blend_verdict(request: VerdictRequest, verdict: Verdict, signal: float, weig
         raise ValueError(f"weight must be within [0, 1], got {weight}")
     if not 0.0 <= signal <= 1.0:
         raise ValueError(f"signal must be within [0, 1], got {signal}")
-    blended = (1.0 - weight) * verdict.score + weight * signal * (1.0 - negative_mass(request, verdict))
+    blended = min((1.0 - weight) * verdict.score + weight * signal, 1.0 - negative_mass(request, verdict))
     if verdict.label in request.negative_labels:
         own = expected_score(request.options, verdict.probabilities) if verdict.probabilities else verdict.score
         blended = min(blended, own, verdict.score)
