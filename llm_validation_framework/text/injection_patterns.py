@@ -104,32 +104,33 @@ _PATTERNS: dict[str, list[str]] = {
         r"\b(?:répondez|reponds|réponds|antworte|antworten\s+Sie|responde|responda|rispondi)\s+(?:mit\s+|con\s+|"
         r"avec\s+)?" + _QUOTE + _VERDICT_WORDS + r"\b",
         r"请(?:回答|回复|输出)\s*" + _QUOTE + _VERDICT_WORDS,
-        # East and South Asian languages: a grader addressed, or a quoted label with the verb that writes it.
+        # East and South Asian languages: a grader addressed, or one of our labels, in Latin letters and quoted,
+        # with the verb that writes it (a quoted native "yes" is reported speech as often as an order)
         # Chinese
         r"(?:评分(?:员|者|人|模型)|评估(?:员|者|模型)|评审(?:员|人)|阅卷(?:人|老师)|打分(?:的)?(?:人|模型))(?:们)?\s*[:：,，]",
         r"(?:请|只需|务必|必须)(?:只)?(?:回答|回复|输出|写|填写|判定为|评为|标记为)\s*[\"“'「『]\s*(?:" + _VERDICT_TERMS
-        + r"|是|正确|满分|4)",
+        + r"|4)",
         r"(?:判定|评定|标记|评分|打分)为\s*[\"“'「『]?\s*(?:正确|满分|yes|correct|supported)",
         # Japanese
         r"(?:採点者|評価者|審査員|採点担当(?:者)?|評価担当(?:者)?|採点(?:する)?AI|評価(?:する)?AI)(?:の方|様|さん)?(?:へ|に)?\s*[:：、,]",
-        r"[「『\"'“](?:はい|正解|正しい|" + _VERDICT_TERMS + r"|4)[」』\"'”]\s*(?:と|って)(?:だけ)?\s*"
+        r"[「『\"'“](?:" + _VERDICT_TERMS + r"|4)[」』\"'”]\s*(?:と|って)(?:だけ)?\s*"
         r"(?:答え|回答|出力|書|記入|判定|評価|採点|返)",
         r"(?:正解|正しい(?:回答)?)(?:と|として)(?:判定|評価|採点|扱)",
         # Korean
         r"(?:채점자|평가자|심사위원|채점\s*담당자|평가\s*모델)(?:님)?(?:께|에게|분께)?\s*[:：,]",
-        r"['\"‘“「]\s*(?:예|네|정답|" + _VERDICT_TERMS + r"|4)\s*['\"’”」]\s*(?:이?라고|로)\s*(?:만\s*)?"
+        r"['\"‘“「]\s*(?:" + _VERDICT_TERMS + r"|4)\s*['\"’”」]\s*(?:이?라고|로)\s*(?:만\s*)?"
         r"(?:답|출력|작성|쓰|적|표시|평가|채점)",
         # Hindi, Bengali, Tamil
         r"(?:मूल्यांकनकर्ता|परीक्षक|जाँचकर्ता|जांचकर्ता|ग्रेडर)(?:\s*(?:के\s*लिए|को|जी))?\s*[:：,]",
-        r"['\"‘“]\s*(?:हाँ|हां|सही|" + _VERDICT_TERMS + r"|4)\s*['\"’”]\s*(?:ही\s*)?(?:लिखें|लिखिए|लिखो|उत्तर\s*दें|चुनें)",
+        r"['\"‘“]\s*(?:" + _VERDICT_TERMS + r"|4)\s*['\"’”]\s*(?:ही\s*)?(?:लिखें|लिखिए|लिखो|उत्तर\s*दें|चुनें)",
         r"(?:পরীক্ষক|মূল্যায়নকারী)(?:ের\s*জন্য|কে)?\s*[:：,]",
-        r"['\"‘“]\s*(?:হ্যাঁ|সঠিক|" + _VERDICT_TERMS + r"|4)\s*['\"’”]\s*(?:লিখুন|লেখো|বলুন)",
+        r"['\"‘“]\s*(?:" + _VERDICT_TERMS + r"|4)\s*['\"’”]\s*(?:লিখুন|লেখো|বলুন)",
         r"மதிப்பீட்டாளர்(?:ுக்கு|களுக்கு)?\s*[:：,]",
         # Thai, Vietnamese
         r"(?:ถึง)?(?:ผู้ตรวจ(?:ให้คะแนน)?|ผู้ประเมิน|ผู้ให้คะแนน)\s*[:：,]",
-        r"ตอบ(?:ว่า|เพียง|แค่)\s*['\"‘“]\s*(?:ใช่|ถูก|" + _VERDICT_TERMS + r"|4)",
+        r"ตอบ(?:ว่า|เพียง|แค่)\s*['\"‘“]\s*(?:" + _VERDICT_TERMS + r"|4)",
         r"\b(?:gửi\s+)?(?:người\s+chấm(?:\s+điểm)?|giám\s+khảo|người\s+đánh\s+giá)\s*[:,]",
-        r"\b(?:hãy\s+)?(?:trả\s+lời|ghi|viết|chấm)\s+(?:là\s+)?['\"‘“]\s*(?:đúng|" + _VERDICT_TERMS + r"|4)",
+        r"\b(?:hãy\s+)?(?:trả\s+lời|ghi|viết|chấm)\s+(?:là\s+)?['\"‘“]\s*(?:" + _VERDICT_TERMS + r"|4)",
     ],
     # claims about the grading that give no order: the reference called wrong, an authority's approval, what
     # a grader "should" do, a scene that casts the reader as a lenient grader
