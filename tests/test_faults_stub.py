@@ -45,6 +45,11 @@ def _benchmark():
     return module
 
 
+def ordinary(n: int) -> dict[str, dict]:
+    """What write_cases expects of ``n`` ordinary cases: each judged once, keyed by its own id."""
+    return {f"case-{i}": {"token": f"case-{i}", "error": None} for i in range(n)}
+
+
 def _case(case: str, status: str, score: float | None) -> str:
     return json.dumps({"type": "case", "id": case, "agent": "relevancy", "status": status, "score": score,
                        "checks": [{"error": None if score is not None else "JudgeCallError: HTTP 500"}]}) + "\n"
@@ -61,7 +66,7 @@ def test_the_benchmark_finds_a_silent_zero_a_duplicate_a_lost_case_and_a_torn_li
                     + '{"type": "header", "resumed": true}\n' + _case("case-1", "PASS", 1.0)
                     + _case("case-2", "UNSCORED", None) + _case("case-3", "UNSCORED", None)
                     + _case("case-4", "UNSCORED", None))
-    result = faults.analyse(good, log, 5)
+    result = faults.analyse(good, log, ordinary(5))
     assert faults.verdict(result, 5) == []
     assert result["failed_beyond_retries"] == result["unscored"] == 3
     assert result["rerun_after_unscored"] == 1 and result["duplicate_count"] == 0  # --resume runs UNSCORED again
@@ -70,7 +75,7 @@ def test_the_benchmark_finds_a_silent_zero_a_duplicate_a_lost_case_and_a_torn_li
     bad.write_text('{"type": "header"}\n' + _case("case-0", "PASS", 1.0) + _case("case-0", "PASS", 1.0)
                    + _case("case-2", "UNSCORED", None) + _case("case-3", "FAIL", 0.0)
                    + _case("case-4", "UNSCORED", None) + '{"type": "case", "id": "ca')
-    result = faults.analyse(bad, log, 5)
+    result = faults.analyse(bad, log, ordinary(5))
     problems = " | ".join(faults.verdict(result, 5))
     assert result["silent_zeros"] == ["case-3"]
     assert result["duplicates"] == ["case-0"] and result["missing"] == ["case-1"]
@@ -90,7 +95,7 @@ def test_the_benchmark_finds_the_key_in_any_file_and_scores_an_echo_as_answered(
     assert faults.leaked_keys(tmp_path) == ["a.cache.sqlite", "b.jsonl", "c.cache.sqlite-wal"]
     log = tmp_path / "stub.log"
     log.write_text(json.dumps({"case": "case-0", "n": 0, "fault": "echo"}) + "\n")
-    result = faults.analyse(tmp_path / "clean.jsonl", log, 0)
+    result = faults.analyse(tmp_path / "clean.jsonl", log, ordinary(0))
     assert result["failed_beyond_retries"] == 0
     result["files_with_the_key"] = faults.leaked_keys(tmp_path)
     assert any("the API key is in" in problem for problem in faults.verdict(result, 0))

@@ -19,8 +19,9 @@ __all__ = ["CUT_MARK", "MAX_INPUT_CHARS", "cap_sample", "cut_note"]
 
 #: characters of one input shown to a judge
 MAX_INPUT_CHARS = 100_000
-#: appended where an input was cut; ``{n}`` is how many characters were left out
-CUT_MARK = "\n[… {n} more characters cut before judging]"
+#: appended where an input was cut; ``{n}`` is how many characters were left out. ASCII, so the
+#: normalisation every judged text goes through (NFKC) shows it to the judge as written
+CUT_MARK = "\n[... {n} more characters cut before judging]"
 
 
 def cap_sample(sample: Sample, limit: int = MAX_INPUT_CHARS) -> tuple[Sample, dict[str, int]]:
