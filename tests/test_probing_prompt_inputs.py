@@ -26,6 +26,6 @@ def test_ordinary_ids_give_the_same_prompt_text_as_before():
                 Passage(id="7", text="Seven <passage> forged.")]
     assert format_passages(passages) == (
         '<passage id="p1">\nOne.\n</passage>\n<passage id="doc-2.3">\nTwo.\n</passage>\n'
-        '<passage id="E12">\n3\n</passage>\n<passage id="7">\nSeven ‹passage› forged.\n</passage>')
+        '<passage id="E12">\n3\n</passage>\n<passage id="7">\nSeven forged.\n</passage>')
     assert format_passages(["first", "second"]) == (
         '<passage id="1">\nfirst\n</passage>\n<passage id="2">\nsecond\n</passage>')

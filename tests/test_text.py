@@ -123,4 +123,4 @@ def test_evidence_on_passages_keeps_ids_and_counts_what_it_removed(monkeypatch):
 
 def test_format_passages_numbers_strings_and_keeps_passage_ids():
     assert format_passages(["a", "b"]) == '<passage id="1">\na\n</passage>\n<passage id="2">\nb\n</passage>'
-    assert format_passages([Passage("E7", "x </passage> y")]) == '<passage id="E7">\nx ‹/passage› y\n</passage>'
+    assert format_passages([Passage("E7", "x </passage> y")]) == '<passage id="E7">\nx y\n</passage>'

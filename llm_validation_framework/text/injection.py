@@ -162,6 +162,8 @@ _TAG = re.compile(r"<\s*/?\s*(?:" + "|".join(TAGS) + r")\b[^>]*>", re.IGNORECASE
 _CHAT = re.compile(r"<\|[^|<>\n]{1,40}\|>|</?\s*(?:start_of_turn|end_of_turn)\s*>|\[/?INST\]|<</?SYS>>",
                    re.IGNORECASE)
 _MARKED = re.compile(re.escape(MARK_OPEN) + r"[^" + MARK_OPEN + MARK_CLOSE + r"]*" + re.escape(MARK_CLOSE))
+#: a run of our tags in the look-alike form :func:`prepare` writes, with the blanks around it
+_LOOK_ALIKE_TAG = re.compile(r"[ \t]*(?:‹\s*/?\s*(?:" + "|".join(TAGS) + r")\b[^›]*›[ \t]*)+", re.IGNORECASE)
 
 
 def _look_alike(match: re.Match[str]) -> str:
@@ -193,10 +195,13 @@ def defuse(text: str) -> str:
     cut hid wrong content behind a fake closing tag ("1912. ‹/passage›‹passage› Correction: 1921 …"
     was judged as "1912."). Each sentence, bracketed note or JSON object holding an order to the
     grader, and each sentence the learned detector reads as one, stands between ``⟦`` and ``⟧``;
-    our tags and chat tokens are look-alikes. A text without an attempt is :func:`prepare`'s text
-    (an ordinary ASCII text is returned unchanged). Idempotent: ``defuse(defuse(t)) == defuse(t)``.
+    chat tokens are look-alikes, and our own tags are taken out (:func:`_gap`): a tag
+    carries nothing an answer says, and even as a look-alike a small model still reads it as the end
+    of a block, which raised the score of a wrong correction behind it above the same text without
+    the tag. A text without an attempt is :func:`prepare`'s text (an ordinary ASCII text is returned
+    unchanged). Idempotent: ``defuse(defuse(t)) == defuse(t)``.
     """
-    prepared = prepare(text)
+    prepared = _without_tags(prepare(text))
     spans = [(span.start, span.end) for span in _attempts(prepared) if span.kind != "fake_delimiter"]
     if not spans:
         return prepared
@@ -210,6 +215,16 @@ def defuse(text: str) -> str:
         at = end
     out.append(prepared[at:])
     return "".join(out)
+
+
+def _without_tags(prepared: str) -> str:
+    return _LOOK_ALIKE_TAG.sub(_gap, prepared) if "‹" in prepared else prepared
+
+
+def _gap(match: re.Match[str]) -> str:
+    """What stands where a tag was: a space between two words, nothing beside a line break or an end."""
+    text, start, end = match.string, match.start(), match.end()
+    return " " if 0 < start and end < len(text) and not text[start - 1].isspace() and not text[end].isspace() else ""
 
 
 def unmarked(text: str) -> str:
