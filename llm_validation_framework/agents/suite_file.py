@@ -23,10 +23,10 @@ import importlib
 import inspect
 import os
 import re
-import sys
 from typing import TYPE_CHECKING, Any
 
 from ..errors import ConfigError
+from ..infra.user_modules import import_user_module
 from .suite_spec import CheckSpec, SuiteSpec, read_suite
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -204,7 +204,4 @@ def _built(spec: SuiteSpec, where: tuple[Any, ...], make: Any, *args: Any, field
 
 def _import_beside(module_name: str, spec: SuiteSpec) -> Any:
     """Import ``module_name`` with the suite file's folder and the current directory first on the path."""
-    for folder in (os.getcwd(), str(spec.path.parent.resolve())):
-        if folder not in sys.path:
-            sys.path.insert(0, folder)
-    return importlib.import_module(module_name)
+    return import_user_module(module_name, str(spec.path.parent.resolve()))

@@ -12,14 +12,11 @@ the path, so ``lvf run --agent my_agents:polite`` works beside ``my_agents.py`` 
 
 from __future__ import annotations
 
-import importlib
-import os
-import sys
 from collections.abc import Sequence
-from types import ModuleType
 from typing import Any
 
 from ..errors import ConfigError
+from ..infra.user_modules import import_user_module
 
 __all__ = ["AGENTS", "agent_class", "agent_target", "build_agents", "import_user_module", "split_agent_names"]
 
@@ -41,14 +38,6 @@ def split_agent_names(value: str | Sequence[str]) -> list[str]:
     if not names:
         raise ConfigError(f"no agent given: pass --agent with one or more of {', '.join(AGENTS)}")
     return names
-
-
-def import_user_module(module_name: str) -> ModuleType:
-    """Import ``module_name`` with the current directory first on the path (as ``python -m`` does)."""
-    here = os.getcwd()
-    if here not in sys.path and "" not in sys.path:
-        sys.path.insert(0, here)
-    return importlib.import_module(module_name)
 
 
 def agent_target(name: str) -> Any:
