@@ -128,7 +128,7 @@ def summeval_rows(args: argparse.Namespace) -> list[dict]:
     repo, commit, path = SUMMEVAL
     git_dir = args.summeval_git or discover(args.mirror_root, repo)
     if git_dir is None:
-        raise SystemExit(f"fetch github:{repo} first (search tool `fetch`), or pass --summeval-git GIT_DIR")
+        raise SystemExit(f"fetch a snapshot of github:{repo} first, or pass --summeval-git GIT_DIR")
     rows = [json.loads(line) for line in git_show(git_dir, commit, path).splitlines() if line.strip()]
     articles = sorted({r["article_id"] for r in rows}, key=lambda a: int(a.lstrip("A")))[: args.articles]
     return [r for r in rows if r["article_id"] in set(articles)]

@@ -144,6 +144,27 @@ def support_jobs(args) -> list[tuple[str, dict, str, list[str]]]:
     return jobs
 
 
+def agent_jobs(args, judge):
+    """The stage's agent and its cases, a changed answer and its twin per pair: AccuracyAgent with the
+    pair's passages, or AnswerAccuracyAgent with its reference."""
+    from llm_validation_framework import AccuracyAgent, AnswerAccuracyAgent
+
+    grounded = args.stage == "accuracy_agent"
+    origin = "support" if grounded else "answer_accuracy"
+    rows = dev_rows(origin)
+    jobs = []
+    for p in sample_pairs(origin, args.agent_pairs if grounded else args.reference_pairs, args.seed,
+                          need_question=grounded):
+        row = rows[p["row_id"]]
+        extra = ({"contexts": row["premise_passages"]} if grounded else
+                 {"reference": row["reference"], "references": row.get("references_all") or []})
+        for member, answer in (("twin", row["claim"] if grounded else row["answer"]), ("changed", p["changed"])):
+            jobs.append((f"{'agent' if grounded else 'reference'}/{member}/{p['id']}",
+                         {"set": "one-fact", "member": member, "kind": p["kind"], "pair": p["id"]},
+                         {"question": row["question"], "answer": answer, **extra}))
+    return (AccuracyAgent if grounded else AnswerAccuracyAgent)(judge=judge), jobs
+
+
 async def collect(args) -> None:
     judge = make_judge_cached(args.cache)
     seen = done_ids(args.out)
@@ -162,39 +183,13 @@ async def collect(args) -> None:
                     continue
                 write(key, meta, await support_verdict(judge, claim, passages))
                 asked += 1
-        elif args.stage == "accuracy_agent":
-            from llm_validation_framework import AccuracyAgent
-
-            agent = AccuracyAgent(judge=judge)
-            support = dev_rows("support")
-            for p in sample_pairs("support", args.agent_pairs, args.seed, need_question=True):
-                row = support[p["row_id"]]
-                for member, answer in (("twin", row["claim"]), ("changed", p["changed"])):
-                    key = f"agent/{member}/{p['id']}"
-                    if key in seen:
-                        continue
-                    result = await agent.aevaluate({"question": row["question"], "answer": answer,
-                                                    "contexts": row["premise_passages"]})
-                    write(key, {"set": "one-fact", "member": member, "kind": p["kind"], "pair": p["id"]},
-                          agent_row(result))
-                    asked += 1
-        elif args.stage == "answer_accuracy":
-            from llm_validation_framework import AnswerAccuracyAgent
-
-            agent = AnswerAccuracyAgent(judge=judge)
-            accuracy = dev_rows("answer_accuracy")
-            for p in sample_pairs("answer_accuracy", args.reference_pairs, args.seed):
-                row = accuracy[p["row_id"]]
-                for member, answer in (("twin", row["answer"]), ("changed", p["changed"])):
-                    key = f"reference/{member}/{p['id']}"
-                    if key in seen:
-                        continue
-                    result = await agent.aevaluate({"question": row["question"], "answer": answer,
-                                                    "reference": row["reference"],
-                                                    "references": row.get("references_all") or []})
-                    write(key, {"set": "one-fact", "member": member, "kind": p["kind"], "pair": p["id"]},
-                          agent_row(result))
-                    asked += 1
+        else:
+            agent, jobs = agent_jobs(args, judge)
+            for key, meta, case in jobs:
+                if key in seen:
+                    continue
+                write(key, meta, agent_row(await agent.aevaluate(case)))
+                asked += 1
     elapsed = time.perf_counter() - started
     print(f"{args.stage}: {asked} new rows in {elapsed:.0f} s ({asked / elapsed if elapsed else 0:.3f} rows/s)")
     await judge.aclose()
