@@ -30,7 +30,7 @@ import click
 from ..errors import ConfigError, LVFError
 from .calibrate import calibrate as _calibrate
 from .compare.command import compare as _compare
-from .serve import limits as _serving
+from .serve.command import serve as _serve
 from .steps import steps as _steps
 from .suites import check_suites, suite_agents
 from .terminal import console as _console
@@ -256,42 +256,7 @@ main.add_command(_steps)  # lvf steps show|pin|forget (apps/steps.py)
 
 
 # ---------------------------------------------------------------------------------------
-@main.command()
-@click.option("--host", default=_serving.DEFAULT_HOST, show_default=True,
-              help="address to bind: loopback unless --allow-remote")
-@click.option("--port", type=click.IntRange(0, 65535), default=_serving.DEFAULT_PORT, show_default=True,
-              help="port; 0 picks a free one")
-@click.option("--model", "model_path", type=click.Path(dir_okay=False),
-              help="GGUF file (default: LVF_LOCAL_MODEL_PATH, else the default model)")
-@click.option("--ctx", "n_ctx", type=click.IntRange(min=1), default=_serving.DEFAULT_N_CTX, show_default=True,
-              help="context size in tokens of each slot (prompt + completion)")
-@click.option("--threads", "n_threads", type=click.IntRange(min=1), help="CPU threads (default: all cores, at most 8)")
-@click.option("--parallel", type=click.IntRange(1, _serving.MAX_PARALLEL), default=1, show_default=True,
-              help="requests decoded together (llama.cpp slots, each holding --ctx tokens)")
-@click.option("--allow-remote", is_flag=True, help="allow a non-loopback --host and any Host header "
-              "(LVF_SERVE_API_KEY must be set, 16 characters or more)")
-def serve(host: str, port: int, model_path: str | None, n_ctx: int, n_threads: int | None, parallel: int,
-          allow_remote: bool) -> None:
-    """Serve the local judge model over an OpenAI-compatible API (http://127.0.0.1:8765/v1).
-
-    One loaded model for every process pointed at it: our judges with
-    `--provider local --api-base URL`, any OpenAI client with base_url=URL. With
-    LVF_SERVE_API_KEY set, clients must send 'Authorization: Bearer <key>'.
-
-    \b
-    lvf serve
-    lvf serve --port 9000 --model /models/other.gguf --ctx 4096 --parallel 4
-    """
-    import os
-
-    from .serve import serve as run_server
-
-    try:
-        run_server(host, port, model_path, n_ctx=n_ctx, n_threads=n_threads, parallel=parallel,
-                   api_key=os.environ.get("LVF_SERVE_API_KEY") or None, allow_remote=allow_remote)
-    except (LVFError, ValueError, OSError) as exc:  # bad host, port in use, missing model: one clear line, no traceback
-        echo(f"lvf serve: {exc}", err=True)
-        sys.exit(EXIT_USAGE)
+main.add_command(_serve)  # lvf serve (apps/serve/command.py)
 
 
 # ---------------------------------------------------------------------------------------

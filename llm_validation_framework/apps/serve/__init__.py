@@ -11,7 +11,8 @@ ragas) instead of loading its own copy. The parts, one concern each:
     handler     the HTTP side: routes, the Host and the API key, body limits, replies, server-sent events
     connections the listening side: a thread per connection up to a cap, deadlines for slow requests
     server      ModelServer: a backend, its model slots and counts, served in a thread
-    run         serve(): load, print the URL, serve until Ctrl-C (the command line is in apps.cli)
+    run         serve(): load, print the URL, serve until Ctrl-C
+    command     `lvf serve`, the command line
 
 Importing this package loads none of them; each public name loads its module on first use.
 """

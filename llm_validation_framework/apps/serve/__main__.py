@@ -1,6 +1,6 @@
 """``python -m llm_validation_framework.apps.serve``: the ``lvf serve`` command, without the ``lvf`` script."""
 
-from ..cli import serve
+from .command import serve
 
 if __name__ == "__main__":  # pragma: no cover
     serve.main(prog_name="python -m llm_validation_framework.apps.serve")
