@@ -10,11 +10,10 @@ from __future__ import annotations
 
 import json
 import re
+import unicodedata
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 
 from llm_validation_framework import AccuracyAgent, AnswerAccuracyAgent, RelevancyAgent
 from llm_validation_framework.agents.reference import ContextRelevanceAgent, GroundednessAgent
@@ -54,13 +53,21 @@ _WORD = re.compile(r"[A-Za-z0-9]+")
 _BLOCK = re.compile(r"<(answer|response|claim|passage|statement)\b[^>]*>\n(.*?)\n</\1>", re.DOTALL)
 
 
+def _as_read(text: str) -> str:
+    """The text as a model reads it: fullwidth and compatibility letters as their plain forms, invisible
+    format characters skipped. A judge blind to what a model reads would credit the defence for
+    exposing a word the undefended model saw all along."""
+    folded = unicodedata.normalize("NFKC", text)
+    return "".join(ch for ch in folded if unicodedata.category(ch) != "Cf")
+
+
 def scores_by_content(request) -> dict:
     """The share of the answer blocks' distinct words that the other blocks (question, reference,
     passages) hold: more words of its own, and an answer is trusted less."""
-    blocks = _BLOCK.findall(request.prompt)
+    blocks = _BLOCK.findall(_as_read(request.prompt))
     answer = {w.lower() for kind, text in blocks if kind in ("answer", "response", "claim", "statement")
               for w in _WORD.findall(text)}
-    rest = {w.lower() for w in _WORD.findall(_BLOCK.sub(" ", request.prompt))}
+    rest = {w.lower() for w in _WORD.findall(_BLOCK.sub(" ", _as_read(request.prompt)))}
     rest |= {w.lower() for kind, text in blocks if kind == "passage" for w in _WORD.findall(text)}
     return _nearest(request, len(answer & rest) / len(answer) if answer else 0.0)
 
@@ -80,23 +87,28 @@ def _undefended(monkeypatch) -> None:
     monkeypatch.setattr(injection, "defuse", lambda text: text)
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(row=st.sampled_from(ROWS), group_agent=st.sampled_from(["row", "answer_accuracy", "context_relevance",
-                                                                 "groundedness"]))
-def test_the_defended_score_is_never_above_the_undefended_one(row, group_agent, monkeypatch):
+def _agents_for(row: dict) -> list:
+    """The row's own agent, and every reference- or context-based agent its fields allow."""
     case = row["injected"]
-    if group_agent == "row":
-        agent_class = AGENTS[row["agent"]]
-    elif group_agent == "answer_accuracy" and "reference" in case:
-        agent_class = AnswerAccuracyAgent
-    elif group_agent in ("context_relevance", "groundedness") and "contexts" in case:
-        agent_class = ContextRelevanceAgent if group_agent == "context_relevance" else GroundednessAgent
-    else:
-        agent_class = AGENTS[row["agent"]]
-    defended = agent_class(judge=ScriptedJudge(scores_by_content)).evaluate(case)
-    with monkeypatch.context() as patched:
-        _undefended(patched)
-        undefended = agent_class(judge=ScriptedJudge(scores_by_content)).evaluate(case)
-    assert defended.score is not None and undefended.score is not None
-    assert defended.score <= undefended.score + 1e-9, (row["id"], agent_class.__name__, defended.reason,
-                                                       undefended.reason)
+    classes = [AGENTS[row["agent"]]]
+    if "reference" in case:
+        classes.append(AnswerAccuracyAgent)
+    if "contexts" in case:
+        classes += [ContextRelevanceAgent, GroundednessAgent]
+    return list(dict.fromkeys(classes))
+
+
+def test_the_defended_score_is_never_above_the_undefended_one(monkeypatch):
+    """Every attack of every set, every agent it fits: a sample would let a violation land on a lucky draw."""
+    raised = []
+    for row in ROWS:
+        case = row["injected"]
+        for agent_class in _agents_for(row):
+            defended = agent_class(judge=ScriptedJudge(scores_by_content)).evaluate(case)
+            with monkeypatch.context() as patched:
+                _undefended(patched)
+                undefended = agent_class(judge=ScriptedJudge(scores_by_content)).evaluate(case)
+            assert defended.score is not None and undefended.score is not None, (row["id"], agent_class)
+            if defended.score > undefended.score + 1e-9:
+                raised.append((row["id"], agent_class.__name__, defended.reason, undefended.reason))
+    assert not raised, raised
