@@ -4,13 +4,24 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 DOCS_STAMP := $(VENV)/.installed-docs
+# pyproject.toml's [build-system].requires, one a line: installed into the venv because
+# tests/test_packaging.py builds the wheel offline, without an isolated build environment
+define BUILD_REQUIRES
+import sys
+toml = __import__("tomllib" if sys.version_info >= (3, 11) else "tomli")
+with open("pyproject.toml", "rb") as file:
+    print("\n".join(toml.load(file)["build-system"]["requires"]))
+endef
+export BUILD_REQUIRES
 
 .PHONY: install demo lint test test-ray test-slow docs clean
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml setup.cfg
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -e ".[local,rag,otel,dev,ray]"
+	$(PY) -c "$$BUILD_REQUIRES" > $(VENV)/build-requires.txt
+	$(PY) -m pip install --quiet -r $(VENV)/build-requires.txt
 	touch $(STAMP)
 
 $(DOCS_STAMP): $(STAMP)
