@@ -36,8 +36,8 @@ SERVE_URL = "http://127.0.0.1:8765/v1"  # the address `lvf serve` listens on by 
 MARKER = re.compile(r"<!--\s*docs-test:\s*(skip|slow|file)\b\s*(.*?)\s*-->")
 FENCE = re.compile(r"^(\s*)```\s*([\w+-]*)")
 PYTHON, SHELL = {"python", "py"}, {"bash", "sh", "shell", "console"}
-#: blocks of pages other people are editing that do not run as written yet: (page, text in the
-#: block) -> why. Expected to fail until the page is fixed; then delete the entry.
+#: blocks that do not run as written yet: (page, text in the block) -> why. Expected to fail until
+#: the page is fixed; then delete the entry.
 NOT_YET_RUNNABLE: dict[tuple[str, str], str] = {}
 
 

@@ -224,7 +224,7 @@ def test_the_learned_detector_finds_what_no_pattern_does(attempt):
 
 # Ordinary sentences the detector reads as attempts (strict xfail: the day one passes, the test says so).
 # The multilingual second reading puts an imperative about scoring "correct answer"s beside orders to
-# the grader (0.96); hand-written scoring rules in its training rows did not move it enough.
+# the grader (0.96), and the scoring rules among its training rows do not outweigh that.
 KNOWN_FALSE_POSITIVES = ["Score the exam as follows: one point per correct answer."]
 
 

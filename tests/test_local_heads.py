@@ -157,7 +157,7 @@ def _shipped_specs():
 
 
 def _todays_request(task, row):
-    """The request our check sends today for a head's canonical row (as the fitting script built it)."""
+    """The request the check as it stands sends for a head's canonical row (as the fitting script built it)."""
     import asyncio
     import json
 
@@ -218,7 +218,7 @@ def test_cache_key_changes_with_heads_setting():
 
 
 def test_the_description_records_the_blend_weights():
-    """A results file says which weights mixed its scores with word overlap (they changed on 7 Dec 2026)."""
+    """A results file says which weights mixed its scores with word overlap (the defaults may change)."""
     backend = EmbeddingBackend([0, 0, 0, 0])
     default = LocalJudge(backend=backend).describe()
     assert (default["support_overlap_weight"], default["answer_overlap_weight"]) == (0.6, 0.5)
