@@ -31,7 +31,7 @@ shown because the two signals are
 complementary (DESIGN.md). Our check's verdict is the first column.
 
 Support rows are reduced to the claim's most relevant sentences (``--evidence-chars``, default
-600, what LocalJudge.evidence_chars suggests) by the benchmark when the SupportCheck does not
+600, what LocalJudge().profile.evidence_chars suggests) by the benchmark when the SupportCheck does not
 accept ``evidence_chars`` itself; such rows carry the note "evidence selected by the benchmark".
 
 ``--limit N`` takes N rows stratified by source and label (seeded), e.g. 160 = 10 per

@@ -38,6 +38,7 @@ _EXPORTS: dict[str, str] = {
     "Judge": "judges.base",
     "JudgeCallError": "errors",
     "JudgeError": "errors",
+    "JudgeProfile": "judges.profile",
     "JudgeTimeoutError": "errors",
     "LVFError": "errors",
     "LiteLLMJudge": "judges.litellm.judge",
@@ -91,6 +92,7 @@ __all__ = [
     "Judge",
     "JudgeCallError",
     "JudgeError",
+    "JudgeProfile",
     "JudgeTimeoutError",
     "LVFError",
     "LiteLLMJudge",
@@ -159,6 +161,7 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
     from .judges.hybrid import HybridJudge
     from .judges.litellm.judge import LiteLLMJudge
     from .judges.local.judge import LocalJudge
+    from .judges.profile import JudgeProfile
     from .judges.scripted import ScriptedJudge
     from .retrieval import RAGProvider
     from .runner.calibrate_results import calibrate_threshold

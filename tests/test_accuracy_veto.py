@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from llm_validation_framework import AccuracyAgent, ScriptedJudge
+from llm_validation_framework import AccuracyAgent, JudgeProfile, ScriptedJudge
 
 CASE = {"question": "Who founded Acme Robotics according to our docs?",
         "answer": "Acme Robotics was founded by Tom Baker in 1995.",
@@ -23,9 +23,7 @@ def judge(support_label: str) -> ScriptedJudge:
         probabilities[support_label] = 0.96
         return {"probabilities": probabilities}  # read from probabilities, as the local judge does
 
-    scripted = ScriptedJudge(reply)
-    scripted.support_overlap_weight = 0.5
-    return scripted
+    return ScriptedJudge(reply, profile=JudgeProfile(support_overlap_weight=0.5))
 
 
 def test_a_relevant_answer_the_passages_do_not_support_fails_with_a_note():

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
+from dataclasses import astuple
 
 import pytest
 
@@ -11,6 +12,7 @@ from llm_validation_framework.citations.memo import VerdictMemo
 from llm_validation_framework.judges.cache import CachedJudge, InFlight, case_scope, default_cache_path
 from llm_validation_framework.errors import ConfigError, JudgeCallError
 from llm_validation_framework.judges.base import Judge, Verdict, VerdictRequest
+from llm_validation_framework.judges.profile import JudgeProfile
 from llm_validation_framework.judges.scripted import ScriptedJudge
 from llm_validation_framework.types.usage import Usage
 
@@ -270,23 +272,17 @@ async def test_a_hybrid_judge_s_inner_transport_and_weights_do_not_change_the_ke
 
 
 class LocalLike(ScriptedJudge):
-    """A scripted judge with the local model's capability hints (none of them the defaults)."""
+    """A scripted judge with a profile like the local model's (no field at its default)."""
 
-    evidence_chars = 321
-    support_overlap_weight = 0.5
-    answer_overlap_weight = 0.5
-    prefers_yes_no = True
-    swapped_roles = False
-    in_process_model = True
+    profile = JudgeProfile(evidence_chars=321, max_input_chars=5000, support_overlap_weight=0.5,
+                           answer_overlap_weight=0.5, prefers_yes_no=True, swapped_roles=False, in_process_model=True)
 
 
 def test_the_cache_asks_what_its_judge_asks(tmp_path):
-    from llm_validation_framework.judges.base import CAPABILITY_HINTS
-
     inner = LocalLike([])
     cached = CachedJudge(inner, tmp_path / "c.sqlite")
-    for hint in CAPABILITY_HINTS:
-        assert getattr(cached, hint) == getattr(inner, hint) != getattr(Judge, hint), hint
+    assert cached.profile == inner.profile
+    assert all(value != default for value, default in zip(astuple(inner.profile), astuple(JudgeProfile())))
     cached.close()
 
 
@@ -309,7 +305,7 @@ def test_a_cached_dataset_run_scores_like_evaluate(tmp_path):
     assert line["score"] == pytest.approx(expected.score)
 
 
-def test_the_results_header_probes_with_the_judge_s_hints(tmp_path):
+def test_the_results_header_probes_with_the_judge_s_profile(tmp_path):
     """The header's prompt hashes come from a probe judge: it must ask what the run's judge asks."""
     import json
 

@@ -14,6 +14,7 @@ from llm_validation_framework.checks.citation_relevancy import CitationRelevancy
 from llm_validation_framework.errors import ConfigError, InputError, JudgeCallError
 from llm_validation_framework.types.inputs import Passage, parse_sample
 from llm_validation_framework.judges.base import Judge, Verdict
+from llm_validation_framework.judges.profile import JudgeProfile
 from llm_validation_framework.judges.scripted import ScriptedJudge
 from llm_validation_framework.types.usage import Usage
 
@@ -554,9 +555,8 @@ def test_overlap_weight_blends_judge_probability_with_word_overlap():
 
 
 def test_citation_checks_take_the_judges_overlap_and_evidence_hints_unless_told_otherwise():
-    judge = ScriptedJudge(lambda r: {"probabilities": {"supported": 0.4, "contradicted": 0.1, "unverifiable": 0.5}})
-    judge.support_overlap_weight = 0.5  # what LocalJudge asks for
-    judge.evidence_chars = 300
+    judge = ScriptedJudge(lambda r: {"probabilities": {"supported": 0.4, "contradicted": 0.1, "unverifiable": 0.5}},
+                          profile=JudgeProfile(support_overlap_weight=0.5, evidence_chars=300))  # LocalJudge-like
     filler = " ".join(f"Filler sentence number {i} about nothing at all." for i in range(40))
     data = {"contexts": [filler + " The Eiffel Tower stands 330 metres tall."],
             "answer": "The Eiffel Tower stands 330 metres tall [1]."}

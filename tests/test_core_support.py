@@ -1,8 +1,8 @@
-"""The shared support judgement: evidence budget from the judge's hints, overlap blend only for probabilities."""
+"""The shared support judgement: evidence budget from the judge's profile, overlap blend only for probabilities."""
 
 import pytest
 
-from llm_validation_framework import ScriptedJudge
+from llm_validation_framework import JudgeProfile, ScriptedJudge
 from llm_validation_framework.checks.support import SupportCheck, evidence_budget, judge_support
 from llm_validation_framework.types.inputs import Passage, parse_sample
 
@@ -10,11 +10,8 @@ PASSAGES = [Passage("1", "The Eiffel Tower was completed in 1889 for the World F
             Passage("2", "It is 330 metres tall.")]
 
 
-def judge_with(reply, **hints):
-    judge = ScriptedJudge(lambda request: reply)
-    for name, value in hints.items():
-        setattr(judge, name, value)
-    return judge
+def judge_with(reply, **profile):
+    return ScriptedJudge(lambda request: reply, profile=JudgeProfile(**profile))
 
 
 async def test_probability_is_blended_with_overlap_when_the_judge_asks():

@@ -161,16 +161,15 @@ def _todays_request(task, row):
     import asyncio
     import json
 
-    from llm_validation_framework import ScriptedJudge
+    from llm_validation_framework import JudgeProfile, ScriptedJudge
     from llm_validation_framework.checks.answer_accuracy import AnswerAccuracyCheck
     from llm_validation_framework.checks.context_relevance import ContextRelevanceCheck
     from llm_validation_framework.checks.relevancy import RelevancyCheck
     from llm_validation_framework.checks.support import judge_support
     from llm_validation_framework.types.inputs import Passage, parse_sample
 
-    judge = ScriptedJudge(lambda r: json.dumps({"verdict": r.labels[0]}))
-    judge.evidence_chars, judge.prefers_yes_no, judge.swapped_roles = 600, True, False
-    judge.support_overlap_weight = judge.answer_overlap_weight = 0.0
+    judge = ScriptedJudge(lambda r: json.dumps({"verdict": r.labels[0]}),
+                          profile=JudgeProfile(evidence_chars=600, prefers_yes_no=True, swapped_roles=False))
     if task == "answer_relevancy":
         return RelevancyCheck().request(parse_sample(row))
     if task == "relevance":

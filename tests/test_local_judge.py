@@ -185,7 +185,7 @@ async def test_too_long_prompt_is_a_clear_judge_error():
     judge = LocalJudge(backend=FakeBackend([Completion(text="yes", top=top(yes=1.0))]), n_ctx=512)
     with pytest.raises(JudgeError, match="more than the local model's context"):
         await judge.verdict(request(prompt="word " * 2000))
-    assert judge.max_input_chars < 2000
+    assert judge.profile.max_input_chars < 2000
 
 
 def test_from_settings_reads_optional_attributes(tmp_path, monkeypatch):
@@ -400,4 +400,4 @@ def test_a_calibration_key_with_labels_applies_only_to_requests_with_those_label
     assert calibrate(maps, "context_relevance", 0.5, ("yes", "no")) == pytest.approx(1 / (1 + math.e))
     assert calibrate(maps, "context_relevance", 0.5, ("0", "1", "2")) == pytest.approx(1 / (1 + math.exp(-1)))
     assert calibrate(maps, "support", 0.5, ("yes", "no")) is None
-    assert LocalJudge(backend=FakeBackend([])).prefers_yes_no is True
+    assert LocalJudge(backend=FakeBackend([])).profile.prefers_yes_no is True

@@ -12,6 +12,7 @@ from llm_validation_framework.checks.answer_accuracy import AnswerAccuracyCheck,
 from llm_validation_framework.errors import InputError, JudgeCallError
 from llm_validation_framework.types.inputs import parse_sample
 from llm_validation_framework.judges.base import Judge, Verdict
+from llm_validation_framework.judges.profile import JudgeProfile
 from llm_validation_framework.judges.scripted import ScriptedJudge
 
 EINSTEIN = {"question": "When was Einstein born?", "answer": "Albert Einstein was born in 1879.",
@@ -141,7 +142,7 @@ def test_several_gold_answers_are_all_given_to_the_judge():
 
 
 class OneTemplateJudge(ScriptedJudge):
-    swapped_roles = False
+    profile = JudgeProfile(swapped_roles=False)
 
 
 def test_a_judge_that_reads_swapped_roles_badly_is_asked_template_one_only():
@@ -187,8 +188,8 @@ def test_local_and_hybrid_judges_ask_one_template():
     result = AnswerAccuracyAgent(judge=local).evaluate(EINSTEIN)
     assert len(backend.prompts) == 1 and "give the reference answer (" in backend.prompts[0]
     assert result.checks[0].details["judge_calls"] == 1 and result["score"] > 0.5
-    assert HybridJudge(local, ScriptedJudge([])).swapped_roles is False
-    assert ScriptedJudge([]).swapped_roles is True
+    assert HybridJudge(local, ScriptedJudge([])).profile.swapped_roles is False
+    assert ScriptedJudge([]).profile.swapped_roles is True
 
 
 def test_references_alone_are_enough():
@@ -258,7 +259,7 @@ class ProbabilityJudge(Judge):
 
     def __init__(self, p: float, answer_overlap_weight: float = 0.0, partly: float = 0.0) -> None:
         self.p, self.partly = p, partly
-        self.answer_overlap_weight = answer_overlap_weight
+        self.profile = JudgeProfile(answer_overlap_weight=answer_overlap_weight)
 
     async def verdict(self, request):
         probabilities = {"4": self.p, "2": self.partly, "0": 1.0 - self.p - self.partly}
@@ -305,8 +306,7 @@ def test_no_blend_unless_asked(judge, kwargs, why):
 
 
 def test_no_blend_for_parsed_ratings_or_a_silent_coverage():
-    parsed = ScriptedJudge(['{"verdict": "2"}'])
-    parsed.answer_overlap_weight = 0.5
+    parsed = ScriptedJudge(['{"verdict": "2"}'], profile=JudgeProfile(answer_overlap_weight=0.5))
     assert run(EINSTEIN, parsed, swap_roles=False).score == 0.5  # a written rating is the judge's own verdict
     yes = {"question": "Is Paris in France?", "answer": "Yes, it is.", "reference": "Yes"}
     assert run(yes, ProbabilityJudge(0.7, 0.5), swap_roles=False).score == pytest.approx(0.7)
@@ -324,7 +324,7 @@ def test_the_check_weight_overrides_the_judge_and_is_validated():
     for bad in (2, "half"):
         with pytest.raises(ConfigError, match="answer_overlap_weight"):
             LocalJudge(backend=object(), answer_overlap_weight=bad)
-    assert LocalJudge(backend=type("B", (), {"name": "m"})()).answer_overlap_weight == 0.5
+    assert LocalJudge(backend=type("B", (), {"name": "m"})()).profile.answer_overlap_weight == 0.5
 
 
 def test_the_agent_passes_the_weight_on():

@@ -9,6 +9,7 @@ from llm_validation_framework.agents.reference import ContextRelevanceAgent
 from llm_validation_framework.checks.context_relevance import ContextRelevanceCheck
 from llm_validation_framework.errors import ConfigError, InputError, JudgeCallError
 from llm_validation_framework.types.inputs import Passage, parse_sample
+from llm_validation_framework.judges.profile import JudgeProfile
 from llm_validation_framework.judges.scripted import ScriptedJudge
 
 EINSTEIN = {"question": "When and where was Albert Einstein born?",
@@ -171,15 +172,13 @@ def test_a_judge_that_prefers_yes_no_gets_a_yes_no_question_per_passage():
         assert list(request.options) == ["yes", "no"]
         return {"probabilities": {"yes": 0.9 if "Einstein" in request.prompt.split("<passage")[1] else 0.1,
                                   "no": 0.1 if "Einstein" in request.prompt.split("<passage")[1] else 0.9}}
-    judge = ScriptedJudge(reply)
-    judge.prefers_yes_no = True  # what LocalJudge says of itself
+    judge = ScriptedJudge(reply, profile=JudgeProfile(prefers_yes_no=True))  # what LocalJudge says of itself
     result = run(EINSTEIN, judge)
     rows = {row["id"]: row for row in result.details["per_passage"]}
     assert rows["2"]["score"] == pytest.approx(0.1) and result.details["off_topic"] == ["2"]
     assert result.score == pytest.approx((1.0 + 0.9) / 2)
     # told explicitly, the check asks the seed's 0/1/2 rating whatever the judge prefers
-    rating = ScriptedJudge(lambda r: {"verdict": "2"})
-    rating.prefers_yes_no = True
+    rating = ScriptedJudge(lambda r: {"verdict": "2"}, profile=JudgeProfile(prefers_yes_no=True))
     assert run(EINSTEIN, rating, passage_verdict="rating").score == 1.0
     assert all(list(r.options) == ["0", "1", "2"] for r in rating.requests)
     with pytest.raises(ConfigError, match="passage_verdict"):

@@ -10,6 +10,7 @@ from llm_validation_framework.checks.response_groundedness import ResponseGround
 from llm_validation_framework.text.sentences import split_sentences
 from llm_validation_framework.errors import ConfigError, InputError, JudgeCallError
 from llm_validation_framework.types.inputs import parse_sample
+from llm_validation_framework.judges.profile import JudgeProfile
 from llm_validation_framework.judges.scripted import ScriptedJudge
 
 CASE = {"question": "Tell me about Einstein's birth.",
@@ -163,8 +164,7 @@ def test_statements_are_the_lines_sentences(text, expected):
 def test_long_passages_are_cut_to_what_the_judge_reads_well_keeping_the_relevant_sentence():
     filler = " ".join(f"Unrelated filler sentence number {i} about gardening." for i in range(60))
     data = {"answer": "The bridge opened in 1932.", "contexts": [filler + " The bridge opened to traffic in 1932."]}
-    judge = ScriptedJudge(lambda r: {"verdict": "2"})
-    judge.evidence_chars = 300  # a local-model-like hint
+    judge = ScriptedJudge(lambda r: {"verdict": "2"}, profile=JudgeProfile(evidence_chars=300))  # local-model-like
     result = run(data, judge)
     assert result.score == 1.0 and result.details["evidence_trimmed_chars"] > 2000
     assert all("opened to traffic in 1932" in r.prompt and len(r.prompt) < 1500 for r in judge.requests)

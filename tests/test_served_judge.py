@@ -88,7 +88,7 @@ def test_served_verdicts_equal_the_in_process_ones_and_the_server_gets_the_very_
     server, backend = served
     remote = LocalJudge(api_base=server.base_url)
     local = LocalJudge(backend=InProcess())
-    assert remote.name == local.name == "local/fake-model" and not remote.in_process_model
+    assert remote.name == local.name == "local/fake-model" and not remote.profile.in_process_model
     for words in ("a b c", "one two three four five six seven", "x"):
         req = request(f"<claim>\n{words}\n</claim>")
         got, want = asyncio.run(remote.verdict(req)), asyncio.run(local.verdict(req))
@@ -117,10 +117,10 @@ def test_make_judge_local_with_api_base_is_a_served_local_judge_that_survives_pi
     from llm_validation_framework import AccuracyAgent
 
     agent = AccuracyAgent(provider="local", api_base=server.base_url)  # what docs/serve.md shows
-    assert agent.judge.describe()["api_base"] == server.base_url and not agent.judge.in_process_model
+    assert agent.judge.describe()["api_base"] == server.base_url and not agent.judge.profile.in_process_model
     judge = make_judge(provider="local", api_base=server.base_url)
     assert isinstance(judge, LocalJudge) and judge.describe()["api_base"] == server.base_url
-    assert not judge.in_process_model  # so `--workers N` may share the one served model
+    assert not judge.profile.in_process_model  # so `--workers N` may share the one served model
     copy = pickle.loads(pickle.dumps(judge))
     verdict = asyncio.run(copy.verdict(request("p q r")))
     assert verdict.label in YES_NO and backend.bodies[-1]["prompt"] == build_chat_prompt(request("p q r"))
@@ -261,7 +261,7 @@ def test_an_api_base_set_for_another_provider_does_not_turn_the_local_judge_into
             return {"provider": "environment (LVF_PROVIDER)", "api_base": "config.ini [judge]"}.get(name, "default")
 
     judge = LocalJudge.from_settings(Settings())
-    assert judge.in_process_model and "api_base" not in judge.describe()
+    assert judge.profile.in_process_model and "api_base" not in judge.describe()
     assert "is not used" in caplog.text and "lvf serve" in caplog.text
 
     Settings.origin = lambda self, name: {"provider": "environment (LVF_PROVIDER)",

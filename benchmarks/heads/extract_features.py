@@ -27,7 +27,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from llm_validation_framework import ScriptedJudge  # noqa: E402
+from llm_validation_framework import JudgeProfile, ScriptedJudge  # noqa: E402
 from llm_validation_framework.judges.local.heads import build_head_prompt  # noqa: E402
 
 TASKS = ("support", "relevance", "answer_accuracy", "answer_relevancy")
@@ -39,14 +39,9 @@ def default_out() -> Path:
 
 
 def recorder() -> ScriptedJudge:
-    """A judge that records requests and answers the first label, with the local judge's hints."""
-    judge = ScriptedJudge(lambda request: json.dumps({"verdict": request.labels[0]}), name="recorder")
-    judge.evidence_chars = 600
-    judge.prefers_yes_no = True
-    judge.swapped_roles = False
-    judge.support_overlap_weight = 0.0
-    judge.answer_overlap_weight = 0.0
-    return judge
+    """A judge that records requests and answers the first label, asked what the local judge is asked."""
+    return ScriptedJudge(lambda request: json.dumps({"verdict": request.labels[0]}), name="recorder",
+                         profile=JudgeProfile(evidence_chars=600, prefers_yes_no=True, swapped_roles=False))
 
 
 async def requests_for(task: str, row: dict) -> list:

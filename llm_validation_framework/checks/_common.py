@@ -6,7 +6,6 @@ Checks import these from here, never from one another, so a check's module holds
 from __future__ import annotations
 
 from ..errors import ConfigError, InputError
-from ..judges.base import Judge
 from ..types.inputs import Sample
 
 __all__ = ["answer_of", "require_passages", "resolve_overlap_weight", "validate_concurrency", "validate_evidence_chars",
@@ -29,13 +28,13 @@ def validate_overlap_weight(value: object) -> float | None:
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0.0 <= value <= 1.0:
-        raise ConfigError(f"overlap_weight must be None (the judge's own hint) or a number in [0, 1], got {value!r}")
+        raise ConfigError(f"overlap_weight must be None (the judge's own weight) or a number in [0, 1], got {value!r}")
     return float(value)
 
 
-def resolve_overlap_weight(own: float | None, judge: Judge, hint: str = "support_overlap_weight") -> float:
-    """The check's own overlap weight, or (None) the judge's ``hint`` (0 when it has none)."""
-    return float(getattr(judge, hint, 0.0) or 0.0) if own is None else own
+def resolve_overlap_weight(own: float | None, judge_weight: float) -> float:
+    """The check's own overlap weight, or (None) the judge's (a weight of its ``JudgeProfile``)."""
+    return judge_weight if own is None else own
 
 
 def answer_of(sample: Sample) -> tuple[str, str | None]:

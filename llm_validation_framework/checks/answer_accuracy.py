@@ -13,7 +13,7 @@ given to the judge, matching any one is enough, and the judge may use its own kn
 accept an equivalent answer the list misses (human raters do).
 
 Template 2 is asked when ``swap_roles`` is True; the default (None) follows the judge's
-``swapped_roles`` hint: API judges ask both (two calls, ragas' metric), the small local
+profile (``JudgeProfile.swapped_roles``): API judges ask both (two calls, ragas' metric), the small local
 model asks template 1 alone (one call), because on human-labelled rows its rating of the swapped
 template ranked answers worse than template 1 alone and pulled the mean down
 (docs/reference-agents.md, "Measured").
@@ -23,7 +23,7 @@ template ranked answers worse than template 1 alone and pulled the mean down
 :func:`~llm_validation_framework.judges.base.blend_verdict`, when the score is a read probability and
 the coverage says something: coverage counts only within the mass the judge did not put on "0"
 (a different or wrong answer), and a rating whose most probable label is "0" is never lifted.
-None (the default) follows the judge's ``answer_overlap_weight`` hint: 0 for API
+None (the default) follows the judge's ``JudgeProfile.answer_overlap_weight``: 0 for API
 judges, 0.5 for the small local model, which misses answers that repeat the gold answer nearly
 word for word while coverage misses paraphrase (docs/reference-agents.md, "Blend").
 """
@@ -79,12 +79,12 @@ class AnswerAccuracyCheck(Check):
             raise ConfigError(f"swap_roles must be True, False or None (the judge's preference), got {swap_roles!r}")
         #: ask template 2 too (True), template 1 only (False), or as the judge suggests (None)
         self.swap_roles = swap_roles
-        #: weight of the gold-answer coverage in the score (None: the judge's answer_overlap_weight)
+        #: weight of the gold-answer coverage in the score (None: the judge profile's answer_overlap_weight)
         self.overlap_weight = validate_overlap_weight(overlap_weight)
 
     def swaps_roles(self, judge: Judge) -> bool:
         """Whether this check asks the swapped-roles template of ``judge``."""
-        return getattr(judge, "swapped_roles", True) if self.swap_roles is None else self.swap_roles
+        return judge.profile.swapped_roles if self.swap_roles is None else self.swap_roles
 
     def validate(self, sample: Sample) -> None:
         super().validate(sample)
@@ -116,7 +116,7 @@ class AnswerAccuracyCheck(Check):
         ratings = await ask_ratings(judge, self.requests(sample, swap_roles=self.swaps_roles(judge)))
         result = combine_ratings(self.name, ratings, prompt_hash=PROMPT_HASH,
                                  details={"references": len(gold_answers(sample)), "judge_calls": len(ratings)})
-        weight = resolve_overlap_weight(self.overlap_weight, judge, hint="answer_overlap_weight")
+        weight = resolve_overlap_weight(self.overlap_weight, judge.profile.answer_overlap_weight)
         if not weight or result.score is None or result.method != "logprobs":
             return result
         coverage = answer_coverage(sample.answer or "", gold_answers(sample), sample.question or "")

@@ -15,7 +15,7 @@ smaller ``evidence_chars``: 600 for the local model) are cut down to their sente
 the claim (:func:`~llm_validation_framework.text.evidence.select_evidence`; the row says how
 much was cut). ``overlap_weight`` > 0 blends P(supported) with word overlap
 (:func:`~llm_validation_framework.checks.support.support_score`); None (the default) takes the
-judge's ``support_overlap_weight`` hint. Up to ``max_concurrency`` (8) judge calls run at once.
+judge profile's ``support_overlap_weight``. Up to ``max_concurrency`` (8) judge calls run at once.
 A judge failure on any sentence raises :class:`~llm_validation_framework.errors.CheckJudgeError`
 naming the sentence, with the other rows in its ``details``; inside an agent the check is then
 reported unscored with them.
@@ -112,8 +112,8 @@ class CitationAccuracyCheck(Check):
             except JudgeError as exc:
                 row.update(verdict="error", reason=f"{type(exc).__name__}: {exc}")
                 return row, None, False, exc
-            score, overlap = support_score(verdict, request,
-                                           resolve_overlap_weight(self.overlap_weight, judge))
+            weight = resolve_overlap_weight(self.overlap_weight, judge.profile.support_overlap_weight)
+            score, overlap = support_score(verdict, request, weight)
             if overlap is not None:
                 row.update(overlap=round(overlap, 4), support_score=round(score, 4))
             row.update(verdict="supported" if score >= 0.5 else "unsupported", label=verdict.label,

@@ -155,8 +155,8 @@ class CitationFaithfulnessCheck(Check):
             except JudgeError as exc:
                 row.update(verdict="error", problem="judge_error", reason=f"{type(exc).__name__}: {exc}")
                 return None, False, exc
-            score, overlap = support_score(verdict, request,
-                                           resolve_overlap_weight(self.overlap_weight, judge))
+            weight = resolve_overlap_weight(self.overlap_weight, judge.profile.support_overlap_weight)
+            score, overlap = support_score(verdict, request, weight)
             if overlap is not None:
                 row.update(overlap=round(overlap, 4), support_score=round(score, 4))
             ok = score >= 0.5

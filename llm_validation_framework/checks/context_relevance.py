@@ -10,7 +10,7 @@ per-passage verdicts *are* the second template:
 
 The per-passage verdict is ragas' 0/1/2 rating, or a yes/no question ("does this
 passage help answer the question?", P(yes) for probability judges) when the judge says it reads
-those better (``Judge.prefers_yes_no``: the small local model ranks passages better asked yes/no
+those better (``JudgeProfile.prefers_yes_no``: the small local model ranks passages better asked yes/no
 than on the rating scale, docs/local-judge.md); ``passage_verdict="rating"``
 or ``"yes_no"`` forces one.
 
@@ -78,7 +78,7 @@ class ContextRelevanceCheck(Check):
         filled = [p for p in sample.passages if p.text.strip()]
         asked = [("all_passages", self._request(RELEVANCE_INSTRUCTIONS, RELEVANCE_PROMPT_1, question, filled))]
         if self.per_passage:
-            form = self.passage_verdict or ("yes_no" if getattr(judge, "prefers_yes_no", False) else "rating")
+            form = self.passage_verdict or ("yes_no" if judge.profile.prefers_yes_no else "rating")
             template, options = ((PASSAGE_PROMPT, PASSAGE_OPTIONS) if form == "yes_no"
                                  else (RELEVANCE_PROMPT_2, CONTEXT_RELEVANCE_OPTIONS))
             asked += [(f"passage:{p.id}", self._request(RELEVANCE_INSTRUCTIONS, template, question, [p], options))

@@ -13,7 +13,7 @@ below ``explain_below`` the result names the unsupported statements
   per sentence (at most ``max_sentences``), only for answers that scored low. A one-sentence
   answer is itself the unsupported statement: no extra call.
 
-Passages longer than the judge can read well (its ``evidence_chars`` hint per sentence of the
+Passages longer than the judge can read well (its profile's ``evidence_chars`` per sentence of the
 answer, and never more than its context holds) are reduced to their sentences most relevant to
 the answer, passage ids kept (``details["evidence_trimmed_chars"]`` says how much); API judges
 get everything.
@@ -75,10 +75,10 @@ class ResponseGroundednessCheck(Check):
         filled = [p for p in sample.passages if p.text.strip()]
         answer = sample.answer or ""
         limits = []
-        per_sentence = getattr(judge, "evidence_chars", None)
+        per_sentence = judge.profile.evidence_chars if judge is not None else None
         if per_sentence:
             limits.append(per_sentence * max(1, len(_statements(answer))))
-        max_input = getattr(judge, "max_input_chars", None)
+        max_input = judge.profile.max_input_chars if judge is not None else None
         if max_input:
             limits.append(max(200, max_input - len(answer) - 1500))
         return select_evidence(answer, filled, min(limits) if limits else None)

@@ -46,9 +46,8 @@ def build_support_request(claim: str, passages: Sequence[Passage | str], *, ques
 
 
 def evidence_budget(judge: Judge, max_chars: int | None = None) -> int | None:
-    """Characters of evidence to send: the smallest of the caller's limit and the judge's hints."""
-    limits = [value for value in (max_chars, getattr(judge, "evidence_chars", None),
-                                  getattr(judge, "max_input_chars", None)) if value]
+    """Characters of evidence to send: the smallest of the caller's limit and the judge profile's."""
+    limits = [value for value in (max_chars, judge.profile.evidence_chars, judge.profile.max_input_chars) if value]
     return min(limits) if limits else None
 
 
@@ -71,7 +70,7 @@ def support_score(verdict: Verdict, request: VerdictRequest, overlap_weight: flo
 @dataclass(frozen=True)
 class SupportOutcome:
     """A support verdict and the score the check uses: P(supported), blended with word overlap
-    when the judge asks for it (``Judge.support_overlap_weight``)."""
+    when the judge asks for it (``JudgeProfile.support_overlap_weight``)."""
 
     verdict: Verdict
     score: float
@@ -101,7 +100,7 @@ async def judge_support(judge: Judge, claim: str, passages: Sequence[Passage], *
                         check: str = "support", prefer_reason: bool = True, max_evidence_chars: int | None = None,
                         overlap_weight: float | None = None, ask: Asker | None = None) -> SupportOutcome:
     """Ask whether ``passages`` support ``claim``: evidence cut to the judge's budget (most relevant
-    sentences kept, passage ids unchanged), one verdict, and the score the judge's hints call for:
+    sentences kept, passage ids unchanged), one verdict, and the score the judge's profile calls for:
     blended with word overlap (:func:`support_score`) only when the verdict is a read probability.
 
     Raises :class:`JudgeError` like ``judge.verdict``; ``ask`` replaces ``judge.verdict`` (e.g. a
@@ -113,7 +112,9 @@ async def judge_support(judge: Judge, claim: str, passages: Sequence[Passage], *
     request = build_support_request(claim, evidence, question=question, check=check, prefer_reason=prefer_reason,
                                     overlap=word_overlap(claim, [p.text for p in passages]))
     verdict = await (ask(judge, request) if ask is not None else judge.verdict(request))
-    weight = resolve_overlap_weight(overlap_weight, judge) if verdict.method == "logprobs" else 0.0
+    weight = 0.0
+    if verdict.method == "logprobs":
+        weight = resolve_overlap_weight(overlap_weight, judge.profile.support_overlap_weight)
     score, overlap = support_score(verdict, request, weight)
     return SupportOutcome(verdict, score, request, overlap, trimmed)
 

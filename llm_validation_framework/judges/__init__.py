@@ -16,13 +16,14 @@ from .._lazy import lazy_exports
 from ..errors import ConfigError
 from ..infra.providers import PROVIDERS, needs_api_key, suggest_provider
 from .base import Judge, Verdict, VerdictRequest
+from .profile import JudgeProfile
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..infra.config import Settings
     from .litellm.judge import LiteLLMJudge
     from .scripted import ScriptedJudge
 
-__all__ = ["Judge", "LiteLLMJudge", "ScriptedJudge", "Verdict", "VerdictRequest", "make_judge"]
+__all__ = ["Judge", "JudgeProfile", "LiteLLMJudge", "ScriptedJudge", "Verdict", "VerdictRequest", "make_judge"]
 
 
 # imported on use: litellm.py is light but litellm itself takes seconds; scripted.py's reply parser

@@ -25,8 +25,9 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from ..types.usage import Usage
+from .profile import JudgeProfile
 
-__all__ = ["CAPABILITY_HINTS", "Judge", "Signals", "Verdict", "VerdictRequest", "blend_verdict", "expected_score",
+__all__ = ["Judge", "Signals", "Verdict", "VerdictRequest", "blend_verdict", "expected_score",
            "negative_mass"]
 
 VerdictMethod = Literal["logprobs", "parsed", "head"]
@@ -199,41 +200,15 @@ def blend_verdict(request: VerdictRequest, verdict: Verdict, signal: float, weig
     return min(1.0, max(0.0, blended))
 
 
-#: the Judge attributes checks read to shape their requests and scores (see the class body)
-CAPABILITY_HINTS = ("evidence_chars", "support_overlap_weight", "answer_overlap_weight", "prefers_yes_no",
-                    "swapped_roles", "in_process_model")
-
-
 class Judge(ABC):
     """Anything that turns a :class:`VerdictRequest` into a :class:`Verdict`."""
 
     #: model identifier written into results (e.g. ``anthropic/claude-haiku-4-5-20251001``)
     name: str = "judge"
-    #: capability hints checks may read (they never ask which judge runs them):
-    #: evidence characters worth sending per verdict (None: all of it)
-    evidence_chars: int | None = None
-    #: weight of word overlap blended into a support probability (0: the judge decides alone).
-    #: A small local model misses support copied near-verbatim, word overlap misses paraphrase:
-    #: for such judges a fixed blend of the two ranks better than either (docs/local-judge.md).
-    support_overlap_weight: float = 0.0
-    #: weight of the answer's coverage of the gold answer blended into an answer-accuracy
-    #: probability (0: the judge decides alone); the same reasoning as support_overlap_weight
-    answer_overlap_weight: float = 0.0
-    #: a check that may ask either a rating or a yes/no question asks yes/no (small local models
-    #: hedge on rating scales; API models are asked the checks' rating templates)
-    prefers_yes_no: bool = False
-    #: answer accuracy also asks its second template, the roles of answer and reference swapped (a
-    #: second call), and averages the two, so a judge's bias for whichever text comes first
-    #: cancels out. Off for the small local model, which ranks the swapped template worse
-    #: (docs/local-judge.md)
-    swapped_roles: bool = True
-    #: the judge holds a model in this process (one copy per process; a Ray actor sets its threads)
-    in_process_model: bool = False
-
-    def copy_hints(self, other: Judge) -> None:
-        """Take ``other``'s capability hints: a wrapper (a cache, a probe) must ask what its inner judge asks."""
-        for hint in CAPABILITY_HINTS:
-            setattr(self, hint, getattr(other, hint, getattr(Judge, hint)))
+    #: the limits and preferences checks read to shape their requests and scores (they never ask
+    #: which judge runs them); a judge that is not a large API model sets its own in ``__init__``,
+    #: a wrapper passes on its inner judge's
+    profile: JudgeProfile = JudgeProfile()
 
     @abstractmethod
     async def verdict(self, request: VerdictRequest) -> Verdict:

@@ -131,7 +131,7 @@ class CachedJudge(Judge):
             raise ConfigError(f"CachedJudge wraps a Judge, got {type(inner).__name__}")
         self.inner = inner
         self.name = inner.name
-        self.copy_hints(inner)  # the same requests and scores as the judge it caches (e.g. LocalJudge's one template)
+        self.profile = inner.profile  # asks what its judge asks (e.g. LocalJudge's one answer-accuracy template)
         self.path = Path(path).expanduser() if path is not None else default_cache_path()
         self.hits = 0
         self.misses = 0

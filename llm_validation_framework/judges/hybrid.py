@@ -18,6 +18,7 @@ from typing import Any
 
 from ..errors import JudgeError
 from .base import Judge, Verdict, VerdictRequest
+from .profile import JudgeProfile
 
 __all__ = ["EVAL_MODES", "HybridJudge", "eval_mode"]
 
@@ -44,12 +45,7 @@ class HybridJudge(Judge):
         self.reasons = reasons
         self.api_decides_reasons = api_decides_reasons
         self.name = f"hybrid({local.name}+{api.name})"
-        # the local model reads every request, so its evidence budget applies; no overlap blend,
-        # since the API judge may decide
-        self.evidence_chars = getattr(local, "evidence_chars", None)
-        self.prefers_yes_no = getattr(local, "prefers_yes_no", False)
-        self.swapped_roles = getattr(local, "swapped_roles", True)
-        self.in_process_model = getattr(local, "in_process_model", False)
+        self.profile = _hybrid_profile(local.profile, api.profile)
 
     def borderline(self, score: float) -> bool:
         low, high = self.band
@@ -85,6 +81,15 @@ class HybridJudge(Judge):
     async def aclose(self) -> None:
         await self.local.aclose()
         await self.api.aclose()
+
+
+def _hybrid_profile(local: JudgeProfile, api: JudgeProfile) -> JudgeProfile:
+    """What checks may read of a hybrid judge: the local model reads every request, so its evidence
+    budget and question forms apply, and the smaller of the two context limits; no overlap blend,
+    since the API judge may decide."""
+    limits = [limit for limit in (local.max_input_chars, api.max_input_chars) if limit is not None]
+    return replace(local, max_input_chars=min(limits) if limits else None, support_overlap_weight=0.0,
+                   answer_overlap_weight=0.0, in_process_model=local.in_process_model or api.in_process_model)
 
 
 def eval_mode(mode: str, *, api: Judge | None = None, local: Judge | None = None,

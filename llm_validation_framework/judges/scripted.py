@@ -6,8 +6,9 @@
 A reply may be a JSON string (parsed exactly as a real judge's reply would be), a dict with
 ``verdict`` and optionally ``reason``, ``probabilities`` and extra fields, a :class:`Verdict`,
 or an exception instance, which is raised (use ``JudgeCallError(...)`` to simulate an outage).
-Every request is recorded in ``judge.requests``. Running out of replies raises
-:class:`ScriptExhaustedError` — loudly, never as an unscored check.
+``profile=JudgeProfile(...)`` makes the checks ask it what they would ask another judge (say
+the local model's yes/no questions). Every request is recorded in ``judge.requests``. Running
+out of replies raises :class:`ScriptExhaustedError` — loudly, never as an unscored check.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from typing import Any
 from ..errors import ScriptExhaustedError
 from ..types.usage import Usage
 from .base import Judge, Verdict, VerdictRequest, expected_score
+from .profile import JudgeProfile
 from .parsing import parse_verdict
 
 __all__ = ["ScriptedJudge"]
@@ -30,8 +32,10 @@ class ScriptedJudge(Judge):
     """Replies from a list (in order) or a callable ``request -> reply``."""
 
     def __init__(self, replies: Iterable[Reply] | Callable[[VerdictRequest], Reply], *, name: str = "scripted",
-                 delay: float = 0.0) -> None:
+                 delay: float = 0.0, profile: JudgeProfile | None = None) -> None:
         self.name = name
+        if profile is not None:  # stand in for a judge with other limits, e.g. the local model's
+            self.profile = profile
         self.delay = delay
         self.requests: list[VerdictRequest] = []
         if callable(replies):

@@ -20,7 +20,8 @@ async def probe_prompt_hashes(built: list[tuple[str, Any]]) -> dict[str, dict[st
     """``{agent: {check: [prompt hashes]}}`` (see the module docstring)."""
     out: dict[str, dict[str, list[str]]] = {}
     for name, agent in built:
-        probe = _ProbeJudge(getattr(agent, "judge", None))
+        judge = getattr(agent, "judge", None)
+        probe = _ProbeJudge(judge if isinstance(judge, Judge) else None)
         try:
             twin = agent.with_judge(probe)
             twin.rag = None  # the probe never asks the user's retriever
@@ -45,10 +46,10 @@ _PROBE_CASES = (
 class _ProbeJudge(Judge):
     name = "probe"
 
-    def __init__(self, like: Any = None) -> None:
+    def __init__(self, like: Judge | None = None) -> None:
         self.hashes: dict[str, set[str]] = {}
-        if isinstance(like, Judge):  # the requests the run's judge will get (e.g. the local judge's yes/no form)
-            self.copy_hints(like)
+        if like is not None:  # the requests the run's judge will get (e.g. the local judge's yes/no form)
+            self.profile = like.profile
 
     async def verdict(self, request: VerdictRequest) -> Verdict:
         self.hashes.setdefault(request.check, set()).add(request.prompt_hash)

@@ -14,6 +14,7 @@ from __future__ import annotations
 import os
 from typing import Any
 
+from ..judges.base import Judge
 from .dataset import CaseRow
 from .units import aclose_quietly, evaluate_unit
 
@@ -26,13 +27,13 @@ class UnitActor:
     ``cache_path`` None: no judge cache. ``cpus``: the CPUs Ray reserved for this actor; an
     in-process model judge (LocalJudge) runs with that many threads."""
 
-    def __init__(self, judge: Any, agent_names: tuple[str, ...], cache_path: str | None,
+    def __init__(self, judge: Judge, agent_names: tuple[str, ...], cache_path: str | None,
                  threshold: float | None, repeats: int | None, cpus: float) -> None:
         from ..judges.cache import CachedJudge
         from ..text.embeddings import get_encoder
         from .registry import build_agents
 
-        if getattr(judge, "in_process_model", False) and hasattr(judge, "n_threads"):
+        if judge.profile.in_process_model and hasattr(judge, "n_threads"):
             judge.n_threads = max(1, int(cpus))
         # the embedding model (injection detector, similarity) keeps to the actor's CPUs as well
         get_encoder().threads = max(1, int(cpus))

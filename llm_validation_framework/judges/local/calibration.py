@@ -36,8 +36,8 @@ class Calibration:
 #: Calibration of the default model (Qwen2.5-Coder-1.5B-Instruct Q4_K_M), verdicts without a
 #: reason, fitted on ``judge_quality.py --calibration none`` predictions for development rows
 #: disjoint from the held-out rows the docs report. Each map is fitted on the requests this judge
-#: actually sends: the per-passage yes/no question for context relevance (see ``prefers_yes_no``),
-#: answer accuracy's first template only (see ``swapped_roles``). Checks whose scores already
+#: actually sends: the per-passage yes/no question for context relevance (see ``JudgeProfile.prefers_yes_no``),
+#: answer accuracy's first template only (see ``JudgeProfile.swapped_roles``). Checks whose scores already
 #: separate near 0.5, or that have no labelled rows (support, relevancy, factual …), have no map.
 DEFAULT_CALIBRATION: dict[str, Calibration] = {
     "context_relevance": Calibration(2.8068, 2.7594, "labelled relevance development rows, both templates"),

@@ -33,6 +33,7 @@ from ...errors import ConfigError, JudgeCallError, JudgeError, LocalModelError
 from ...infra.hosts import hide_userinfo
 from ...types.usage import Usage
 from ..base import Judge, Verdict, VerdictRequest, expected_score
+from ..profile import JudgeProfile
 from ..queue_clock import queued_call, serving_turn
 from .backend import Completion, LocalBackend, shared_backend
 from .calibration import Calibration, calibrate, calibration_from
@@ -70,37 +71,36 @@ class LocalJudge(Judge):
                  heads: bool | Mapping[str, VerdictHead] = True, split_negatives: bool = False) -> None:
         if n_ctx < 512:
             raise ValueError(f"n_ctx={n_ctx} is too small for a judge prompt: use 512 or more (default 4096)")
-        for arg, weight in (("support_overlap_weight", support_overlap_weight),
-                            ("answer_overlap_weight", answer_overlap_weight)):
-            if isinstance(weight, bool) or not isinstance(weight, (int, float)) or not 0.0 <= weight <= 1.0:
-                raise ConfigError(f"{arg} must be within [0, 1] (0: the model decides alone), got {weight!r}")
         self.n_ctx = n_ctx
         self.n_threads = n_threads or max(1, min(os.cpu_count() or 1, 8))
         self.reasons = reasons
         self.reason_tokens = reason_tokens
         self.n_probs = n_probs
-        #: evidence budget a check should select down to for this judge: prompt processing on a
-        #: CPU dominates a verdict's time, so passages are cut to their most relevant sentences
-        self.evidence_chars = evidence_chars
-        #: blend P(supported) with word overlap, overlap weighing a little more: this model misses
-        #: support copied near-verbatim, overlap misses paraphrase (docs/local-judge.md, "Why these defaults")
-        self.support_overlap_weight = support_overlap_weight
-        #: blend P(correct) half-and-half with the answer's coverage of the gold answer, for the
-        #: same reason (docs/local-judge.md, "Why these defaults")
-        self.answer_overlap_weight = answer_overlap_weight
-        #: this model reads a yes/no question better than a 0/1/2 rating (docs/local-judge.md)
-        self.prefers_yes_no = True
-        #: answer accuracy asks one template with this judge: its swapped-roles template ranked
-        #: worse, see docs/local-judge.md
-        self.swapped_roles = False
         if api_base is not None and (backend is not None or model_path is not None):
             raise ConfigError("give LocalJudge api_base (a running `lvf serve`, which serves its own model) or "
                               "backend / model_path, not both")
         if api_base is not None:  # the model of a running `lvf serve`: same prompts, read over HTTP
             backend = ServedBackend(api_base, api_key=api_key or os.environ.get("LVF_SERVE_API_KEY") or None,
                                     timeout_s=timeout_s)
-        #: loads the model into this process (False when it is served by `lvf serve`)
-        self.in_process_model = not isinstance(backend, ServedBackend)
+        self.profile = JudgeProfile(
+            # prompt processing on a CPU dominates a verdict's time: passages are cut to their most
+            # relevant sentences
+            evidence_chars=evidence_chars,
+            # the context less room for the answer (and a reason, when one is written)
+            max_input_chars=int((n_ctx - 256 - (reason_tokens if reasons else 0)) * _CHARS_PER_TOKEN),
+            # blend P(supported) with word overlap, overlap weighing a little more: this model misses
+            # support copied near-verbatim, overlap misses paraphrase; P(correct) half-and-half with
+            # the answer's coverage of the gold answer, for the same reason (docs/local-judge.md,
+            # "Why these defaults")
+            support_overlap_weight=support_overlap_weight,
+            answer_overlap_weight=answer_overlap_weight,
+            # this model reads a yes/no question better than a 0/1/2 rating, and ranks answer
+            # accuracy's swapped-roles template worse (docs/local-judge.md)
+            prefers_yes_no=True,
+            swapped_roles=False,
+            # False when the model is served by `lvf serve`
+            in_process_model=not isinstance(backend, ServedBackend),
+        )
         self._model_path = model_path
         self._cache_dir = cache_dir
         self._settings = settings
@@ -182,17 +182,12 @@ class LocalJudge(Judge):
         _ = self.backend
         return self
 
-    @property
-    def max_input_chars(self) -> int:
-        """Roughly how many characters of request text fit in the context (leaving room for the answer)."""
-        return int((self.n_ctx - 256 - (self.reason_tokens if self.reasons else 0)) * _CHARS_PER_TOKEN)
-
     def describe(self) -> dict[str, Any]:
         described = {"judge": type(self).__name__, "model": self.name, "n_ctx": self.n_ctx, "reasons": self.reasons,
                      "heads": self._heads if isinstance(self._heads, bool) else sorted(self._heads),
                      "split_negatives": self.split_negatives,  # the weights: checks blend with overlap by them
-                     "support_overlap_weight": self.support_overlap_weight,
-                     "answer_overlap_weight": self.answer_overlap_weight}
+                     "support_overlap_weight": self.profile.support_overlap_weight,
+                     "answer_overlap_weight": self.profile.answer_overlap_weight}
         if self._heads is not False:  # a new head file must not be answered from verdicts cached before it
             described["heads_version"] = heads_version()
         if isinstance(self._backend, ServedBackend):
