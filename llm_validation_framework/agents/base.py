@@ -33,6 +33,7 @@ import math
 import os
 import time
 from collections.abc import Mapping, Sequence
+from functools import partial
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from ..checks.base import Check
@@ -46,6 +47,7 @@ from ..types.progress import ProgressCallback, ProgressEvent, emit
 from ..types.results import CheckResult, EvaluationResult
 from ..types.usage import Usage
 from .composition import agent_name, validate_vetoes, weighted_checks
+from .screened import read_screened
 from .veto import Veto, first_veto
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -221,7 +223,10 @@ class Agent:
         async def run(index: int, check: Check) -> CheckResult:
             emit(on_progress, ProgressEvent(self.name, "check_started", check.name, index=index, total=total))
             try:
-                result = await self._run_check(check, screening.sample if check.screened else sample)
+                if check.screened:  # a marked attempt: read twice, the lower score stands (agents/screened.py)
+                    result = await read_screened(partial(self._run_check, check), screening)
+                else:
+                    result = await self._run_check(check, sample)
             except JudgeError as exc:  # a check that raises on a judge failure: unscored, its breakdown kept
                 # (a CheckJudgeError's message already names the unit: no type-name prefix)
                 result = CheckResult.unscored(check.name, str(exc) if isinstance(exc, CheckJudgeError) else exc,

@@ -53,7 +53,7 @@ from .normalize import normalize
 from .scripts import foreign_script_sentences
 
 __all__ = ["KINDS", "MARK_CLOSE", "MARK_OPEN", "TAGS", "InjectionSpan", "defuse", "find_injections",
-           "injection_kinds", "injection_note", "prepare", "read_sample", "scan_sample", "unmarked"]
+           "injection_kinds", "injection_note", "prepare", "read_sample", "scan_sample", "unmarked", "withhold"]
 
 #: every kind, in the order results list them
 KINDS = (*PATTERN_KINDS, "foreign_script", "foreign_language", "grader_message", "hidden_text")
@@ -232,6 +232,19 @@ def unmarked(text: str) -> str:
     credit. Word overlap counts a claim's marked words against it but never as found, so an order
     that repeats the passages' words cannot raise it."""
     return _MARKED.sub(" ", text) if MARK_OPEN in text else text
+
+
+#: what stands where a marked span was, in the second reading of a screened case: an elision, which a
+#: judge reads as text left out and which gives it nothing to obey
+WITHHELD = "[…]"
+
+
+def withhold(text: str) -> str:
+    """``text`` (as :func:`defuse` returns it) with each marked span replaced by :data:`WITHHELD`: the
+    second reading of a case holding an attempt. A small model can still obey an order it is shown
+    inside marks; the agent judges both readings and keeps the lower score, so the order can only
+    take trust away (:mod:`~llm_validation_framework.agents.screened`)."""
+    return _MARKED.sub(WITHHELD, text) if MARK_OPEN in text else text
 
 
 def _attempts(prepared: str, *, learned: bool = True) -> list[InjectionSpan]:

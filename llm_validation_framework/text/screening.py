@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
 from ..types.inputs import Sample
-from .injection import defuse, injection_note, read_sample, scan_sample
+from .injection import MARK_OPEN, defuse, injection_note, read_sample, scan_sample, withhold
 from .prompting import neutralize
 
 __all__ = ["Screening", "screen_sample"]
@@ -30,11 +30,14 @@ class Screening:
 
     ``sample`` is the case the checks read; ``found`` maps each input holding an attempt (named as in
     the case: ``answer``, ``passages[p1]`` …) to its kinds; ``changed`` names the inputs whose text the
-    defence changed (those of ``found`` it acted on, and any it only normalised)."""
+    defence changed (those of ``found`` it acted on, and any it only normalised). ``withheld`` is the
+    second reading, when the defence marked a span: ``sample`` with every marked span replaced by an
+    elision (:func:`~.injection.withhold`); None when nothing was marked."""
 
     sample: Sample
     found: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     changed: tuple[str, ...] = ()
+    withheld: Sample | None = None
 
     def notes(self) -> list[str]:
         """One line per outcome: the attempts the defence changed the text for, and those it left as
@@ -72,5 +75,22 @@ async def screen_sample(sample: Sample) -> Screening:
                   for i, t in enumerate(sample.conversation))
     if not changed:
         return Screening(sample, found)
-    return Screening(replace(sample, **fields, references=references, passages=passages, conversation=turns),
-                     found, tuple(changed))
+    screened_sample = replace(sample, **fields, references=references, passages=passages, conversation=turns)
+    return Screening(screened_sample, found, tuple(changed), _withheld(screened_sample))
+
+
+def _withheld(sample: Sample) -> Sample | None:
+    """``sample`` with its marked spans elided, or None when no text of it holds a mark."""
+    texts = [sample.question, sample.answer, sample.reference, *sample.references,
+             *(p.text for p in sample.passages), *(t.content for t in sample.conversation)]
+    if not any(text and MARK_OPEN in text for text in texts):
+        return None
+
+    def elided(text: str | None) -> str | None:
+        return withhold(text) if text else text
+
+    return replace(sample, question=elided(sample.question), answer=elided(sample.answer),
+                   reference=elided(sample.reference),
+                   references=tuple(withhold(text) for text in sample.references),
+                   passages=tuple(replace(p, text=withhold(p.text)) for p in sample.passages),
+                   conversation=tuple(replace(t, content=withhold(t.content)) for t in sample.conversation))
