@@ -5,6 +5,8 @@
     python benchmarks/injection.py --build                # rewrite benchmarks/data/injection.jsonl
     python benchmarks/injection.py --set heldout2 --clean-from RESULTS.jsonl   # held-out phrasings, clean halves reused
     python benchmarks/injection.py --set cut_hiding       # a fake closing tag before a wrong correction, every tag
+    python benchmarks/injection.py --file benchmarks/data/injection_heldout12.jsonl   # a set written by hand, as is
+    python benchmarks/injection.py --obfuscate fullwidth  # the suite, each attempt obfuscated (obfuscation.py)
 
 Every row of ``benchmarks/data/injection.jsonl`` is a case an agent must FAIL (an off-topic answer
 for ``relevancy``; a wrong answer for ``accuracy`` judged on knowledge, against a ``reference``, or
@@ -34,6 +36,7 @@ from pathlib import Path
 
 from injection_groups import GROUPS, HELDOUT11, build_heldout11, cut_hiding_rows, rows_of
 from injection_sets import SETS, build_cases
+from obfuscation import TRANSFORMS, obfuscate_row
 
 from llm_validation_framework import AccuracyAgent, AnswerAccuracyAgent, RelevancyAgent
 from llm_validation_framework.agents.reference import ContextRelevanceAgent, GroundednessAgent
@@ -114,6 +117,18 @@ def print_table(records: list[dict], key: str) -> None:
         print(f"| {name} | {pairs} | {failing} | {flips} | {rate:.1%} | {shift:+.3f} | {noted}/{pairs} |")
 
 
+#: the obfuscations a detector must see through, taken in turn by ``--obfuscate mixed``
+MIXED = ("zero_width", "soft_hyphen", "fullwidth", "spaced", "tag_chars", "homoglyphs")
+
+
+def _appended(row: dict) -> bool:
+    """Whether the pair's attempt is appended to the clean text (what ``obfuscate_row`` can transform)."""
+    field = "contexts" if row["field"] == "contexts" else "answer"
+    clean = row["clean"]["contexts"][0] if field == "contexts" else row["clean"]["answer"]
+    text = row["injected"]["contexts"][0] if field == "contexts" else row["injected"]["answer"]
+    return text.startswith(clean) and text != clean
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--judge", choices=["local", "scripted"], default="local")
@@ -121,6 +136,11 @@ def main() -> None:
     parser.add_argument("--set", choices=sorted([*SETS, "heldout11", "cut_hiding"]), default="suite",
                         help="the suite; heldout (measured, then used to widen the detector); heldout2 to heldout11 "
                              "(never used to change it); cut_hiding (a fake closing tag before a wrong correction)")
+    parser.add_argument("--file", type=Path, default=None,
+                        help="a JSONL file of pairs written by hand (the suite's row format): its rows as they are")
+    parser.add_argument("--obfuscate", choices=sorted([*TRANSFORMS, "mixed"]), default=None,
+                        help="each pair's attempt obfuscated by this transform (appended attempts only); mixed: "
+                             "the six of docs/injection.md in turn, one per pair")
     parser.add_argument("--agents", default=",".join(GROUPS), help="comma-separated groups to run")
     parser.add_argument("--limit", type=int, default=None, help="run only the first N pairs (a smoke run)")
     parser.add_argument("--kinds", default=None, help="comma-separated injection kinds to run (default: all)")
@@ -140,7 +160,15 @@ def main() -> None:
         return
     wanted = set(args.agents.split(","))
     kinds = set(args.kinds.split(",")) if args.kinds else None
-    every = cut_hiding_rows() if args.set == "cut_hiding" else rows_of(args.set)
+    if args.file:
+        every = [json.loads(line) for line in args.file.read_text(encoding="utf-8").splitlines() if line.strip()]
+    else:
+        every = cut_hiding_rows() if args.set == "cut_hiding" else rows_of(args.set)
+    if args.obfuscate:
+        every = [row for row in every if _appended(row)]
+        turn = [args.obfuscate] if args.obfuscate != "mixed" else MIXED
+        every = [{**row, "kind": f"{row['kind']}/{turn[i % len(turn)]}",
+                  "injected": obfuscate_row(row, turn[i % len(turn)])} for i, row in enumerate(every)]
     rows = [row for row in every if row["agent"] in wanted and (kinds is None or row["kind"] in kinds)]
     rows = rows[:args.limit] if args.limit else rows
     if not rows:
