@@ -82,5 +82,6 @@ def find_malformed_markers(text: str) -> list[str]:
     covered_set = SpanSet(covered)
     for m in _OPENING_RE.finditer(text):
         if m.start() not in covered_set:
-            found.append(_MALFORMED_RE.match(text, m.start()).group(0).rstrip())
+            malformed = _MALFORMED_RE.match(text, m.start())
+            found.append((malformed or m).group(0).rstrip())
     return found

@@ -79,7 +79,7 @@ def find_injections(text: str, *, learned: bool = True) -> list[InjectionSpan]:
         spans += [InjectionSpan("foreign_script", start, end) for start, end in foreign_script_sentences(text)
                   if LATIN_VERDICT.search(text, start, end)]
         spans += [InjectionSpan("foreign_language", start, end)
-                  for start, end in foreign_language_sentences(text, LATIN_VERDICT.search)]
+                  for start, end in foreign_language_sentences(text, lambda s: LATIN_VERDICT.search(s) is not None)]
     if learned:
         spans += [InjectionSpan("grader_message", start, end) for start, end in grader_sentences(text)]
     return sorted(spans, key=lambda s: (s.start, s.end))

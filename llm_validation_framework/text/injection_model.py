@@ -187,9 +187,10 @@ def load_detector(path: Path = WEIGHTS) -> Detector | None:
         data = json.loads(path.read_text(encoding="utf-8"))
         threshold = float(data["threshold"])
         neighbour = float(data.get("neighbour_threshold", threshold))
-        second = _second_reading(data)
-        if second is not None:
-            second, threshold, neighbour = second
+        reading = _second_reading(data)
+        second = None
+        if reading is not None:
+            second, threshold, neighbour = reading
         detector = Detector(np.asarray(data["coef"], dtype=np.float32), float(data["intercept"]), threshold,
                             neighbour, int(data["buckets"]), str(data["embedding_sha256"]), second)
         detector.probabilities(["warm-up"])  # loads the embedding model now: a failure shows here, once

@@ -28,13 +28,18 @@ def cap_sample(sample: Sample, limit: int = MAX_INPUT_CHARS) -> tuple[Sample, di
     """``sample`` with every text input over ``limit`` characters cut, and ``{field: full length}`` of each cut."""
     cut: dict[str, int] = {}
 
-    def capped(text: str | None, name: str) -> str | None:
-        if text is None or len(text) <= limit:
+    def capped(text: str, name: str) -> str:
+        if len(text) <= limit:
             return text
         cut[name] = len(text)
         return text[:limit] + CUT_MARK.format(n=len(text) - limit)
 
-    changes = {name: capped(getattr(sample, name), name) for name in ("question", "answer", "reference")}
+    def capped_field(text: str | None, name: str) -> str | None:
+        return None if text is None else capped(text, name)
+
+    question = capped_field(sample.question, "question")
+    answer = capped_field(sample.answer, "answer")
+    reference = capped_field(sample.reference, "reference")
     references = tuple(capped(text, f"references[{i}]") for i, text in enumerate(sample.references))
     passages = tuple(replace(p, text=capped(p.text, f"passages[{p.id}]")) if len(p.text) > limit else p
                      for p in sample.passages)
@@ -42,7 +47,8 @@ def cap_sample(sample: Sample, limit: int = MAX_INPUT_CHARS) -> tuple[Sample, di
                   for i, t in enumerate(sample.conversation))
     if not cut:
         return sample, cut
-    return replace(sample, **changes, references=references, passages=passages, conversation=turns), cut
+    return replace(sample, question=question, answer=answer, reference=reference, references=references,
+                   passages=passages, conversation=turns), cut
 
 
 def cut_note(cut: dict[str, int], limit: int = MAX_INPUT_CHARS) -> str:

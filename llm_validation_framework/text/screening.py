@@ -60,7 +60,7 @@ async def screen_sample(sample: Sample) -> Screening:
     found = scan_sample(sample)
     changed: list[str] = []
 
-    def screened(text: str | None, name: str) -> str | None:
+    def screened(text: str, name: str) -> str:
         if not text:
             return text
         out = neutralize(defuse(text))
@@ -68,14 +68,20 @@ async def screen_sample(sample: Sample) -> Screening:
             changed.append(name)
         return out
 
-    fields = {name: screened(getattr(sample, name), name) for name in ("question", "answer", "reference")}
+    def screened_field(text: str | None, name: str) -> str | None:
+        return None if text is None else screened(text, name)
+
+    question = screened_field(sample.question, "question")
+    answer = screened_field(sample.answer, "answer")
+    reference = screened_field(sample.reference, "reference")
     references = tuple(screened(text, f"references[{i}]") for i, text in enumerate(sample.references))
     passages = tuple(replace(p, text=screened(p.text, f"passages[{p.id}]")) for p in sample.passages)
     turns = tuple(replace(t, content=screened(t.content, f"conversation[{i}]"))
                   for i, t in enumerate(sample.conversation))
     if not changed:
         return Screening(sample, found)
-    screened_sample = replace(sample, **fields, references=references, passages=passages, conversation=turns)
+    screened_sample = replace(sample, question=question, answer=answer, reference=reference, references=references,
+                              passages=passages, conversation=turns)
     return Screening(screened_sample, found, tuple(changed), _withheld(screened_sample))
 
 

@@ -208,7 +208,7 @@ def _line_pieces(text: str) -> list[tuple[int, int, bool]]:
         rest = line.lstrip().lstrip("-*\u2022").lstrip()
         body, offset = rest.rstrip(), line_start + len(line) - len(rest)
         line_start = next_start
-        breaks = []
+        breaks: list[tuple[int, int]] = []
         for m in _LINE_BREAK_RE.finditer(body):
             said = body[breaks[-1][1] if breaks else 0:m.start()].strip()
             if not _LINE_ABBREVIATION_RE.search(said) and not _INITIAL_RE.search(said):

@@ -51,8 +51,9 @@ class CheckResult:
                  details: dict[str, Any] | None = None) -> CheckResult:
         message = error if isinstance(error, str) else f"{type(error).__name__}: {error}"
         replies = raw_replies if raw_replies is not None else list(getattr(error, "raw_replies", []) or [])
-        if usage is None and isinstance(getattr(error, "usage", None), Usage):
-            usage = error.usage
+        carried = getattr(error, "usage", None)
+        if usage is None and isinstance(carried, Usage):
+            usage = carried
         return cls(name=name, score=None, reason=f"unscored: {message}", method="none", error=message,
                    raw_replies=replies, usage=usage or Usage(), prompt_hash=prompt_hash, details=details or {})
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import asdict, dataclass
 
 __all__ = ["Usage"]
@@ -38,7 +39,7 @@ class Usage:
         return asdict(self)
 
     @classmethod
-    def sum(cls, items) -> Usage:
+    def sum(cls, items: Iterable[Usage]) -> Usage:
         total = cls()
         for item in items:
             total = total + item
