@@ -188,17 +188,16 @@ async def test_too_long_prompt_is_a_clear_judge_error():
     assert judge.profile.max_input_chars < 2000
 
 
-def test_from_settings_reads_optional_attributes(tmp_path, monkeypatch):
-    monkeypatch.delenv("LVF_LOCAL_MODEL_PATH", raising=False)
-    class Settings:
-        local_model_path = str(tmp_path / "m.gguf")
-        cache_dir = str(tmp_path)
-        local_n_ctx = 2048
+def test_from_settings_reads_the_model_path_and_cache_dir(tmp_path, monkeypatch):
+    from llm_validation_framework.infra.config import Settings
 
-    judge = LocalJudge.from_settings(Settings())
-    assert judge.n_ctx == 2048 and judge.name == "local/m"
-    judge = LocalJudge.from_settings(object())  # a Settings without any local_* attribute
-    assert judge.name == "local/qwen2.5-coder-1.5b-instruct-q4_k_m" and judge.n_ctx == 4096
+    monkeypatch.delenv("LVF_LOCAL_MODEL_PATH", raising=False)
+    monkeypatch.chdir(tmp_path)  # no config.ini
+    judge = LocalJudge.from_settings(Settings(provider="local", local_model_path=tmp_path / "m.gguf",
+                                              cache_dir=tmp_path))
+    assert judge.name == "local/m" and judge._cache_dir == tmp_path and judge.n_ctx == 4096
+    judge = LocalJudge.from_settings(Settings(provider="local"))
+    assert judge.name == "local/qwen2.5-coder-1.5b-instruct-q4_k_m" and judge._cache_dir is None
     with pytest.raises(ValueError, match="n_ctx"):
         LocalJudge(n_ctx=100)
 

@@ -162,7 +162,8 @@ def test_resolution_order(tmp_path, monkeypatch):
     monkeypatch.setenv("LVF_LOCAL_MODEL_PATH", str(from_env))
     assert resolve_model_path(explicit, settings=Settings()) == explicit
     assert resolve_model_path(None, settings=Settings()) == configured
-    assert resolve_model_path(None, settings=object()) == from_env
+    Settings.local_model_path = None
+    assert resolve_model_path(None, settings=Settings()) == from_env
 
 
 def test_user_path_must_be_a_gguf_file(tmp_path):

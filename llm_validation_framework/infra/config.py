@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from contextvars import ContextVar
 from dataclasses import dataclass
 from pathlib import Path
@@ -47,13 +47,14 @@ class IniSettingsSource(PydanticBaseSettingsSource):
 
     def __init__(self, settings_cls: type[BaseSettings], config: ConfigFile) -> None:
         super().__init__(settings_cls)
-        self.config = config
+        # not ``self.config``: the base class keeps the settings class's model_config there
+        self.ini = config
 
     def get_field_value(self, field: FieldInfo, field_name: str) -> tuple[Any, str, bool]:
-        return self.config.values.get(field_name), field_name, False
+        return self.ini.values.get(field_name), field_name, False
 
     def __call__(self) -> dict[str, Any]:
-        return {name: value for name, value in self.config.values.items() if name in self.settings_cls.model_fields}
+        return {name: value for name, value in self.ini.values.items() if name in self.settings_cls.model_fields}
 
 
 class ApiKeyEnvSource(PydanticBaseSettingsSource):
@@ -150,7 +151,7 @@ class Settings(BaseSettings):
         given = {"provider": provider, "model": model, "api_base": api_base, "timeout_s": timeout_s,
                  "max_retries": max_retries, "concurrency": concurrency, "local_model_path": local_model_path,
                  "cache_dir": cache_dir, "api_keys": api_keys}
-        values = {name: value for name, value in given.items() if value is not None}
+        values: dict[str, Any] = {name: value for name, value in given.items() if value is not None}  # validated below
         config = find_config(config_path)
         env_values = EnvSettingsSource(type(self), env_prefix=ENV_PREFIX, env_ignore_empty=True)()
         key_source = ApiKeyEnvSource(type(self))
@@ -280,7 +281,7 @@ class Settings(BaseSettings):
             + OFFLINE_HINT + "."
         )
 
-    def __repr_args__(self):  # keys are SecretStr already; keep repr short and safe
+    def __repr_args__(self) -> Iterator[tuple[str | None, Any]]:  # keys are SecretStr already; keep repr short and safe
         for name in self._FIELDS_SHOWN:
             value = getattr(self, name)
             yield name, hide_userinfo(value) if isinstance(value, str) else value

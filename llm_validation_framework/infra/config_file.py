@@ -101,6 +101,13 @@ def provider_of_key(name: str) -> str:
     return name
 
 
+class _CaseKeepingParser(configparser.ConfigParser):
+    """Keys as written: we normalise them ourselves (the default lower-cases them)."""
+
+    def optionxform(self, optionstr: str) -> str:
+        return optionstr
+
+
 def read_config_ini(path: str | os.PathLike[str]) -> tuple[dict[str, Any], dict[str, int]]:
     """Parse a config.ini into settings values and the line each came from.
 
@@ -111,8 +118,7 @@ def read_config_ini(path: str | os.PathLike[str]) -> tuple[dict[str, Any], dict[
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise ConfigError(f"cannot read config file {path}: {exc}") from None
-    parser = configparser.ConfigParser(interpolation=None, strict=True, default_section="__lvf_no_default__")
-    parser.optionxform = str  # keep case; we normalise ourselves
+    parser = _CaseKeepingParser(interpolation=None, strict=True, default_section="__lvf_no_default__")
     try:
         parser.read_string(text, source=str(path))
     except configparser.MissingSectionHeaderError as exc:

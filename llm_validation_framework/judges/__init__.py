@@ -43,7 +43,7 @@ def make_judge(provider: str | None = None, model: str | None = None, api_base: 
     overrides = {name: value for name, value in (("provider", provider), ("model", model), ("api_base", api_base))
                  if value is not None}
     if settings is None:
-        settings = Settings(config_path=config_path, **overrides)
+        settings = Settings(config_path, provider=provider, model=model, api_base=api_base)  # None: not given
     elif overrides:
         settings = settings.model_copy(update=_validated(settings, overrides))
         settings._origins = {**settings._origins, **{name: "argument" for name in overrides}}

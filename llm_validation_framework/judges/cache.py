@@ -102,8 +102,9 @@ class InFlight:
         if pending is not None:
             await asyncio.wait({pending})  # raises only if *this* task is cancelled
             if not pending.cancelled():
-                if pending.exception() is not None:
-                    raise pending.exception()
+                failure = pending.exception()
+                if failure is not None:
+                    raise failure
                 return pending.result(), False
             # the asking task was cancelled: ask ourselves
         future: asyncio.Future[Verdict] = asyncio.get_running_loop().create_future()
@@ -138,7 +139,7 @@ class CachedJudge(Judge):
         self._inflight = InFlight()
         self._params = _params(inner)
         self._secrets = known_secrets([inner])
-        self._db = self._open()
+        self._db: sqlite3.Connection | None = self._open()
 
     # -- Judge -----------------------------------------------------------------------------
     async def verdict(self, request: VerdictRequest) -> Verdict:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Literal
@@ -53,7 +54,7 @@ def _model(labels: tuple[str, ...], with_reason: bool, extra: tuple[str, ...]) -
         fields["reason"] = (str, Field(default="", description="one or two sentences"))
     for name in extra:
         fields[name] = (list[str], Field(default_factory=list))
-    fields["verdict"] = (Literal[labels], ...)  # type: ignore[valid-type]
+    fields["verdict"] = (Literal[labels], ...)
     return create_model("Verdict", __base__=_VerdictBase, **fields)
 
 
@@ -92,7 +93,7 @@ def verdict_json_instructions(request: VerdictRequest) -> str:
     )
 
 
-def _json_objects(text: str):
+def _json_objects(text: str) -> Iterator[dict[str, Any]]:
     decoder = json.JSONDecoder()
     cleaned = _FENCE.sub("", text.strip())
     index = cleaned.find("{")

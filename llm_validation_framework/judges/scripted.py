@@ -19,9 +19,9 @@ from typing import Any
 
 from ..errors import ScriptExhaustedError
 from ..types.usage import Usage
-from .base import Judge, Verdict, VerdictRequest, expected_score
-from .profile import JudgeProfile
+from .base import Judge, Verdict, VerdictMethod, VerdictRequest, expected_score
 from .parsing import parse_verdict
+from .profile import JudgeProfile
 
 __all__ = ["ScriptedJudge"]
 
@@ -81,9 +81,11 @@ class ScriptedJudge(Judge):
             probabilities = data.pop("probabilities", None)
             label = data.pop("verdict", None)
             reason = data.pop("reason", None)
+            method: VerdictMethod
+            probs: dict[str, float] | None
             if probabilities is not None:
                 probs = {k: float(v) for k, v in probabilities.items()}
-                label = label or max(probs, key=probs.get)
+                label = label or max(probs, key=probs.__getitem__)
                 score = expected_score(request.options, probs)
                 method = "logprobs"
             else:

@@ -34,7 +34,7 @@ from pydantic import SecretStr
 from ...errors import ConfigError, JudgeCallError, JudgeTimeoutError, VerdictParseError
 from ...text.prompting import render
 from ...types.usage import Usage
-from ..base import Judge, Verdict, VerdictRequest, expected_score
+from ..base import Judge, Verdict, VerdictMethod, VerdictRequest, expected_score
 from ..parsing import parse_verdict, verdict_json_instructions, verdict_json_schema
 from .credentials import redact_secrets, url_credentials
 from .importing import import_litellm
@@ -172,6 +172,7 @@ class LiteLLMJudge(Judge):
         if reply.logprobs:
             probabilities, note = label_probabilities(reply.logprobs, parsed.label, request)
             notes.append(note)
+        method: VerdictMethod
         if probabilities:
             score, method = expected_score(request.options, probabilities), "logprobs"
         else:

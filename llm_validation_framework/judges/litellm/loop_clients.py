@@ -19,6 +19,7 @@ import inspect
 import logging
 import sys
 import weakref
+from collections.abc import AsyncIterator
 from typing import Any
 
 __all__ = ["close_clients_with_this_loop"]
@@ -39,7 +40,7 @@ async def close_clients_with_this_loop() -> None:
     _LOOP_GUARDS[loop] = guard
 
 
-async def _loop_guard():
+async def _loop_guard() -> AsyncIterator[None]:
     try:
         yield
     finally:

@@ -155,7 +155,7 @@ def heads_version() -> str:
     import hashlib
 
     try:
-        data = resources.files(__package__).joinpath("data", "heads.json").read_bytes()
+        data = (resources.files(__package__) / "data" / "heads.json").read_bytes()
     except FileNotFoundError:
         return "none"
     return hashlib.sha256(data).hexdigest()[:12]
@@ -182,7 +182,7 @@ def shipped_prompts() -> dict[str, str]:
 @lru_cache(maxsize=1)
 def _shipped_meta() -> dict | None:
     try:
-        return json.loads(resources.files(__package__).joinpath("data", "heads.json").read_text(encoding="utf-8"))
+        return json.loads((resources.files(__package__) / "data" / "heads.json").read_text(encoding="utf-8"))
     except (FileNotFoundError, ValueError):
         return None
 

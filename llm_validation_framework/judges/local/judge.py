@@ -27,7 +27,7 @@ import os
 import threading
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ...errors import ConfigError, JudgeCallError, JudgeError, LocalModelError
 from ...infra.hosts import hide_userinfo
@@ -52,10 +52,15 @@ from .model_file import DEFAULT_MODEL_NAME, MODEL_PATH_ENV, is_verified, resolve
 from .prompt import build_chat_prompt, check_labels, label_probabilities
 from .served import ServedBackend
 
+if TYPE_CHECKING:
+    from ...infra.config import Settings
+
 __all__ = ["LocalJudge"]
 
 _log = logging.getLogger(__name__)
 _CHARS_PER_TOKEN = 3.5
+#: a served model's answer may wait behind other clients' on a shared CPU
+_SERVED_TIMEOUT_S = 600.0
 
 
 class LocalJudge(Judge):
@@ -66,8 +71,8 @@ class LocalJudge(Judge):
                  support_overlap_weight: float = 0.6, answer_overlap_weight: float = 0.5,
                  calibration: Mapping[str, Calibration | tuple[float, float]] | None | str = "default",
                  cache_dir: str | os.PathLike | None = None,
-                 settings: object | None = None, backend: LocalBackend | None = None,
-                 api_base: str | None = None, api_key: str | None = None, timeout_s: float = 600.0,
+                 settings: Settings | None = None, backend: LocalBackend | None = None,
+                 api_base: str | None = None, api_key: str | None = None, timeout_s: float = _SERVED_TIMEOUT_S,
                  heads: bool | Mapping[str, VerdictHead] = True, split_negatives: bool = False) -> None:
         if n_ctx < 512:
             raise ValueError(f"n_ctx={n_ctx} is too small for a judge prompt: use 512 or more (default 4096)")
@@ -122,7 +127,8 @@ class LocalJudge(Judge):
         #: hesitates. Off by default: the score never changes, and its hidden state costs a whole second
         #: prompt (llama.cpp's embeddings reuse no cached prefix)
         self.split_negatives = bool(split_negatives)
-        configured = model_path or getattr(settings, "local_model_path", None) or os.environ.get(MODEL_PATH_ENV)
+        configured = (model_path or (settings.local_model_path if settings is not None else None)
+                      or os.environ.get(MODEL_PATH_ENV))
         if backend is not None:
             model = backend.name
         else:
@@ -133,30 +139,24 @@ class LocalJudge(Judge):
         self.calibration = calibration_from(calibration, default_model=model == DEFAULT_MODEL_NAME)
 
     @classmethod
-    def from_settings(cls, settings: object) -> LocalJudge:
-        """Build from a Settings object (``local_model_path``, ``cache_dir``, optional ``local_n_ctx`` …)."""
-        kwargs: dict[str, Any] = {
-            "model_path": getattr(settings, "local_model_path", None),
-            "cache_dir": getattr(settings, "cache_dir", None),
-        }
-        for attr, arg in (("local_n_ctx", "n_ctx"), ("local_n_threads", "n_threads"), ("local_reasons", "reasons")):
-            value = getattr(settings, attr, None)
-            if value is not None:
-                kwargs[arg] = value
-        origin = getattr(settings, "origin", None)
-        api_base = getattr(settings, "api_base", None)
-        if api_base and callable(origin):
+    def from_settings(cls, settings: Settings) -> LocalJudge:
+        """Build from :class:`~llm_validation_framework.infra.config.Settings` (``local_model_path``,
+        ``cache_dir``; ``api_base`` and ``timeout_s`` for the model of a running `lvf serve`)."""
+        api_base, timeout_s = None, _SERVED_TIMEOUT_S
+        origin = settings.origin
+        if settings.api_base:
             # an api_base set beside provider="local" (same source, or an argument) means `lvf serve`;
             # one left in config.ini for another provider (an Ollama URL, say) must not hijack it
             if origin("api_base") == "argument" or origin("api_base").split(" ")[0] == origin("provider").split(" ")[0]:
-                kwargs["api_base"] = api_base
+                api_base = settings.api_base
                 if origin("timeout_s") != "default":
-                    kwargs["timeout_s"] = settings.timeout_s  # the default (60 s) is an API's; a shared CPU queues
+                    timeout_s = settings.timeout_s  # the default (60 s) is an API's; a shared CPU queues
             else:
                 _log.warning("provider 'local' (from %s) loads the model in this process: api_base %s (from %s) "
                              "is not used; give it where provider='local' is set to use a running `lvf serve`",
-                             origin("provider"), hide_userinfo(api_base), origin("api_base"))
-        return cls(settings=settings, **kwargs)
+                             origin("provider"), hide_userinfo(settings.api_base), origin("api_base"))
+        return cls(settings.local_model_path, cache_dir=settings.cache_dir, settings=settings, api_base=api_base,
+                   timeout_s=timeout_s)
 
     # -- model -------------------------------------------------------------------------------
 
@@ -275,7 +275,7 @@ class LocalJudge(Judge):
         if not want_reason:
             probabilities, split_notes, split_usage = self._resplit(request, backend, probabilities)
             notes, usage = notes + split_notes, usage + split_usage
-        label = max(probabilities, key=probabilities.get)
+        label = max(probabilities, key=probabilities.__getitem__)
         if answer.cached_tokens:
             notes += (f"{answer.cached_tokens} prompt tokens reused from the KV cache",)
         score = expected_score(request.options, probabilities)
@@ -294,7 +294,7 @@ class LocalJudge(Judge):
         outcome = head.decide(hidden, request.signals)
         split = self._head_for(request, backend, role="split")
         probabilities = head_probabilities(head, outcome, split.decide(hidden, request.signals) if split else None)
-        label = max(probabilities, key=probabilities.get)
+        label = max(probabilities, key=probabilities.__getitem__)
         score = expected_score(request.options, probabilities)
         shown = ", ".join(f"{name} {value:.2f}" for name, value in outcome.signals.items())
         reason = f"{head.name} head: {label} (p={probabilities[label]:.2f})"

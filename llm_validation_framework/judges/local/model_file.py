@@ -27,8 +27,12 @@ import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ...errors import LocalModelError
+
+if TYPE_CHECKING:
+    from ...infra.config import Settings
 
 __all__ = [
     "DEFAULT_MODEL_NAME",
@@ -277,16 +281,16 @@ def check_gguf(path: Path, origin: str) -> Path:
     return path
 
 
-def resolve_model_path(model_path: str | os.PathLike | None = None, *, settings: object | None = None,
+def resolve_model_path(model_path: str | os.PathLike[str] | None = None, *, settings: Settings | None = None,
                        cache_dir: str | os.PathLike | None = None) -> Path:
     """Explicit path > settings.local_model_path / env LVF_LOCAL_MODEL_PATH > the assembled default model."""
     if model_path:
         return check_gguf(Path(model_path).expanduser(), "model_path argument")
-    configured = getattr(settings, "local_model_path", None) if settings is not None else None
+    configured = settings.local_model_path if settings is not None else None
     if configured:
         return check_gguf(Path(str(configured)).expanduser(), "settings.local_model_path")
     if os.environ.get(MODEL_PATH_ENV):
         return check_gguf(Path(os.environ[MODEL_PATH_ENV]).expanduser(), f"environment {MODEL_PATH_ENV}")
     if cache_dir is None and settings is not None:
-        cache_dir = getattr(settings, "cache_dir", None)
+        cache_dir = settings.cache_dir
     return ensure_default_model(cache_dir)
