@@ -2,7 +2,7 @@
 
     python benchmarks/import_time.py [--runs 5] [--budget 0.5]
 
-Target (issue 2): ``from llm_validation_framework import AccuracyAgent, RAGProvider`` in under
+Target: ``from llm_validation_framework import AccuracyAgent, RAGProvider`` in under
 0.5 s (median of 5 fresh processes) with none of litellm, chromadb, langchain loaded. Exits
 non-zero when either fails.
 """
