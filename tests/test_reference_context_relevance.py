@@ -213,3 +213,8 @@ def test_one_passage_not_decided_by_a_head_keeps_the_mean_of_both_templates():
     result = run(EINSTEIN, ScriptedJudge(reply), passage_verdict="rating")
     assert result.score == pytest.approx((0.0 + 0.9) / 2)
     assert "score_from" not in result.details
+
+
+def test_requests_without_a_judge_ask_the_rating_form():
+    asked = ContextRelevanceCheck().requests(parse_sample(EINSTEIN))
+    assert [list(request.options) for _, request in asked[1:]] == [["0", "1", "2"]] * (len(asked) - 1)

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Iterable
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from ..errors import JudgeError
 from ..types.inputs import Sample
@@ -27,12 +27,13 @@ __all__ = ["Check", "ask_once", "combine_methods", "label_reason", "verdict_resu
 
 
 class Check(ABC):
-    #: short identifier used in results, weights and progress events
-    name: ClassVar[str] = "check"
+    #: short identifier used in results, weights and progress events (a check built from arguments,
+    #: such as Criteria, sets it per instance)
+    name: str = "check"
     #: label in the combined reason, e.g. "Relevancy (0.85): …"
-    display: ClassVar[str] = "Check"
+    display: str = "Check"
     #: fields of the sample this check needs (see Sample.require)
-    requires: ClassVar[tuple[str, ...]] = ()
+    requires: tuple[str, ...] = ()
     #: whether ``run`` reads the case as screened for prompt injection (every check that asks a judge)
     #: or as written (a check that calls no judge)
     screened: ClassVar[bool] = True
@@ -45,7 +46,7 @@ class Check(ABC):
         sample.require(*self.requires, check=self.name)
 
 
-def verdict_result(name: str, verdict: Verdict, request: VerdictRequest, **details) -> CheckResult:
+def verdict_result(name: str, verdict: Verdict, request: VerdictRequest, **details: Any) -> CheckResult:
     """A CheckResult from a single verdict."""
     if verdict.probabilities:
         details.setdefault("probabilities", dict(verdict.probabilities))
@@ -70,7 +71,7 @@ def label_reason(verdict: Verdict) -> str:
     return f"judged {verdict.label}"
 
 
-async def ask_once(name: str, judge: Judge, request: VerdictRequest, **details) -> CheckResult:
+async def ask_once(name: str, judge: Judge, request: VerdictRequest, **details: Any) -> CheckResult:
     """Ask one request; a judge failure becomes an unscored result with the evidence kept."""
     try:
         verdict = await judge.verdict(request)

@@ -24,6 +24,7 @@ reported unscored with them.
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
 from ..citations.ledger import CitedSentence, KeyLedger, cited_sentences
 from ..citations.markers import find_malformed_markers
@@ -82,7 +83,7 @@ class CitationAccuracyCheck(Check):
         units = cited_sentences(answer, ledger)
         cited = [u for u in units if u.cited]
         eligible = sum(1 for u in units if u.sentence.kind == "text" and (u.cited or u.sentence.words >= self.min_words))
-        base = {"sentences": len(units), "cited_sentences": len(cited), "recall_denominator": eligible,
+        base: dict[str, Any] = {"sentences": len(units), "cited_sentences": len(cited), "recall_denominator": eligible,
                 "ledger_keys": list(ledger.keys), "malformed_markers": find_malformed_markers(answer)}
         if not cited:
             reason = "no citations: no sentence carries a citation key"

@@ -24,13 +24,13 @@ from __future__ import annotations
 
 import asyncio
 import re
-from typing import Literal
+from typing import Any, Literal
 
 from ..citations.ledger import CitedSentence, KeyLedger, cited_sentences
 from ..citations.markers import CitationMarker, strip_markers
 from ..citations.memo import VerdictMemo, ask
 from ..errors import ConfigError, JudgeError
-from ..judges.base import Judge, VerdictRequest
+from ..judges.base import Judge, Verdict, VerdictRequest
 from ..text.evidence import select_evidence
 from ..text.overlap import word_overlap
 from ..text.prompting import delimit, format_passages, render
@@ -112,13 +112,14 @@ class CitationFaithfulnessCheck(Check):
         answer, question = answer_of(sample)
         ledger = KeyLedger(sample.passages)
         units = cited_sentences(answer, ledger)
-        jobs: list[tuple[dict, list[Passage] | None]] = []
+        jobs: list[tuple[dict[str, Any], list[Passage] | None]] = []
         for unit in (u for u in units if u.cited):
             for claim, markers in _claims(unit, self.granularity):
                 keys = list(dict.fromkeys(k for m in markers for k in m.keys))
                 passages, missing = ledger.resolve(keys)
-                row = {"sentence_index": unit.sentence.index, "sentence": unit.sentence.text, "claim": claim,
-                       "markers": [m.text for m in markers], "keys": keys, "missing_keys": missing}
+                row: dict[str, Any] = {"sentence_index": unit.sentence.index, "sentence": unit.sentence.text,
+                                       "claim": claim, "markers": [m.text for m in markers], "keys": keys,
+                                       "missing_keys": missing}
                 jobs.append((row, None if missing else passages))
         if self.check_uncited and sample.passages:
             for unit in units:
@@ -137,7 +138,8 @@ class CitationFaithfulnessCheck(Check):
 
         semaphore = asyncio.Semaphore(self.max_concurrency)
 
-        async def judge_job(row: dict, passages: list[Passage] | None):
+        async def judge_job(row: dict[str, Any],
+                            passages: list[Passage] | None) -> tuple[Verdict | None, bool, JudgeError | None]:
             if passages is None:
                 row.update(verdict="unfaithful", problem="fabricated",
                            reason=f"{', '.join(row['markers'])} cites {row['missing_keys']}, which no passage has "

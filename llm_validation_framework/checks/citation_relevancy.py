@@ -15,11 +15,11 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 from ..citations.references import extract_references
 from ..errors import ConfigError, InputError, JudgeError
-from ..judges.base import Judge, VerdictRequest
+from ..judges.base import Judge, Verdict, VerdictRequest
 from ..text.prompting import delimit, render
 from ..text.sentences import split_sentences
 from ..types.inputs import Sample
@@ -110,7 +110,7 @@ class CitationRelevancyCheck(Check):
 
         semaphore = asyncio.Semaphore(self.max_concurrency)
 
-        async def judge_row(row: dict):
+        async def judge_row(row: dict[str, Any]) -> tuple[Verdict | None, JudgeError | None]:
             request = build_relevance_request(row["original_query"], row["citation_text"], row["context"],
                                               check=self.name)
             try:

@@ -24,6 +24,8 @@ two calls, no per-passage breakdown). Blank passages are rated 0 without a call.
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..errors import ConfigError, InputError
 from ..judges.base import Judge, Signals, VerdictRequest
 from ..text.overlap import word_overlap
@@ -78,7 +80,8 @@ class ContextRelevanceCheck(Check):
         filled = [p for p in sample.passages if p.text.strip()]
         asked = [("all_passages", self._request(RELEVANCE_INSTRUCTIONS, RELEVANCE_PROMPT_1, question, filled))]
         if self.per_passage:
-            form = self.passage_verdict or ("yes_no" if judge.profile.prefers_yes_no else "rating")
+            prefers_yes_no = judge is not None and judge.profile.prefers_yes_no
+            form = self.passage_verdict or ("yes_no" if prefers_yes_no else "rating")
             template, options = ((PASSAGE_PROMPT, PASSAGE_OPTIONS) if form == "yes_no"
                                  else (RELEVANCE_PROMPT_2, CONTEXT_RELEVANCE_OPTIONS))
             asked += [(f"passage:{p.id}", self._request(RELEVANCE_INSTRUCTIONS, template, question, [p], options))
@@ -92,11 +95,11 @@ class ContextRelevanceCheck(Check):
         self.validate(sample)
         ratings = await ask_ratings(judge, self.requests(sample, judge))
         overall, rest = ratings[0], ratings[1:]
-        details: dict = {"judge_calls": len(ratings), "passages": len(sample.passages)}
+        details: dict[str, Any] = {"judge_calls": len(ratings), "passages": len(sample.passages)}
         if not self.per_passage:
             return combine_ratings(self.name, ratings, prompt_hash=PROMPT_HASH, details=details)
         by_id = {r.template.split(":", 1)[1]: r for r in rest}
-        rows = []
+        rows: list[dict[str, Any]] = []
         for passage in sample.passages:
             rating = by_id.get(passage.id)
             if rating is None:  # blank passage: nothing to judge
@@ -116,8 +119,8 @@ class ContextRelevanceCheck(Check):
         details["ratings"] = [overall.row(), {"template": best.template, "score": best.score}]
         # a learned head's per-passage verdicts rank better alone than averaged with the judge's rating of
         # the set (docs/local-judge.md): then the set's rating is reported but does not count
-        rated = [r for r in rest if r.valid]
-        by_head = bool(rated) and len(rated) == len(rest) and all(r.verdict.method == "head" for r in rated)
+        rated = [r.verdict for r in rest if r.verdict is not None]
+        by_head = bool(rated) and len(rated) == len(rest) and all(verdict.method == "head" for verdict in rated)
         views = [best] if by_head else [view_of(overall), best]
         if by_head:
             details["score_from"] = "per_passage_max (learned head)"

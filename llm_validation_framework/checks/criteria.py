@@ -40,7 +40,7 @@ from ..types.inputs import Sample
 from ..types.results import CheckResult
 from ._common import answer_of
 from .base import Check, ask_once
-from .criteria_steps import StepsStore, StoredSteps, clean_steps, shared_store, steps_key
+from .criteria_steps import StepsSource, StepsStore, StoredSteps, clean_steps, shared_store, steps_key
 from .scale import YES_PARTLY_NO, Level, Scale
 
 __all__ = ["CRITERIA_INPUTS", "Criteria"]
@@ -148,7 +148,7 @@ class Criteria(Check):
         verdict = await judge.verdict(request)
         return clean_steps(verdict.fields.get("steps"))
 
-    def _stored(self, judge: Judge | str, steps: tuple[str, ...], source: str) -> StoredSteps:
+    def _stored(self, judge: Judge | str, steps: tuple[str, ...], source: StepsSource) -> StoredSteps:
         return StoredSteps(key=self.steps_key(judge), name=self.name, judge=_judge_name(judge), source=source,
                            steps=steps, criteria=self.criteria, scale=self.scale.labels, inputs=self.inputs)
 

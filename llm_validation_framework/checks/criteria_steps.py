@@ -165,7 +165,7 @@ class StepsStore:
 def _from_dict(data: object, key: str) -> StoredSteps:
     if not isinstance(data, dict) or not isinstance(data.get("steps"), list):
         raise ConfigError(f"stored steps {key!r} have no list of steps: run `lvf steps forget {key}`")
-    source = "pinned" if data.get("source") == "pinned" else "generated"
+    source: StepsSource = "pinned" if data.get("source") == "pinned" else "generated"
     return StoredSteps(key=key, name=str(data.get("name", "")), judge=str(data.get("judge", "")), source=source,
                        steps=clean_steps(data["steps"]), criteria=str(data.get("criteria", "")),
                        scale=tuple(map(str, data.get("scale") or ())), inputs=tuple(map(str, data.get("inputs") or ())))

@@ -128,7 +128,7 @@ def combine_ratings(name: str, ratings: Sequence[Rating], *, views: Sequence[Vie
         problems = "; ".join(f"{v.template}: {v.problem or 'no valid rating'}" for v in views)
         return CheckResult.unscored(name, f"no valid rating from any template ({problems})", raw_replies=raw,
                                     usage=usage, prompt_hash=prompt_hash, details=details)
-    score = sum(v.score for v in valid) / len(valid)
+    score = sum(v.score for v in valid if v.score is not None) / len(valid)
     notes = [f"template {v.template!r} gave no valid rating ({v.problem or 'none'}); score from the other template"
              for v in views if v.score is None]
     reasons = [r.verdict.reason for r in ratings if r.verdict is not None and r.verdict.reason]

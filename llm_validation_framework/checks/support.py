@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from ..errors import JudgeError
 from ..judges.base import Judge, Verdict, VerdictRequest, blend_verdict
@@ -119,7 +120,7 @@ async def judge_support(judge: Judge, claim: str, passages: Sequence[Passage], *
     return SupportOutcome(verdict, score, request, overlap, trimmed)
 
 
-def support_result(name: str, outcome: SupportOutcome, **details) -> CheckResult:
+def support_result(name: str, outcome: SupportOutcome, **details: Any) -> CheckResult:
     """A CheckResult from one support outcome (notes when evidence was cut or blended)."""
     verdict = outcome.verdict
     notes = list(verdict.notes)
