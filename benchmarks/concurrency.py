@@ -4,7 +4,7 @@
 
 64 AccuracyAgent evaluations (2 judge calls each: relevancy and factual), at most 16 in flight
 (an ``asyncio.Semaphore`` over ``agent.aevaluate``), through litellm's real HTTP path to
-tests/stub_server.py. The issue's ideal is ``evaluations × calls × delay / concurrency``
+tests/support/stub_server.py. The ideal is ``evaluations × calls × delay / concurrency``
 (= 1.6 s), target ≤ 1.3× of it. An evaluation runs its two checks at once, so 16 evaluations
 keep 32 calls in flight and the floor is ``evaluations × delay / concurrency`` (0.8 s); both
 ratios are printed. The first evaluation (litellm import, client set-up) is not timed.
@@ -23,10 +23,9 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(ROOT))  # the package and tests.support (the stub server)
 
-from stub_server import StubServer, first_label_reply  # noqa: E402
+from tests.support.stub_server import StubServer, first_label_reply  # noqa: E402
 
 CASE = {"question": "Where is the Eiffel Tower?", "answer": "The Eiffel Tower is located in Paris, France."}
 
@@ -36,7 +35,7 @@ def main() -> int:
     parser.add_argument("--evaluations", type=int, default=64)
     parser.add_argument("--concurrency", type=int, default=16)
     parser.add_argument("--delay", type=float, default=0.2, help="stub reply delay (seconds)")
-    parser.add_argument("--target", type=float, default=1.3, help="allowed ratio to the issue's ideal")
+    parser.add_argument("--target", type=float, default=1.3, help="allowed ratio to the ideal")
     parser.add_argument("--in-process", action="store_true", help="run the stub in this process (shares the GIL)")
     args = parser.parse_args()
 
@@ -46,8 +45,8 @@ def main() -> int:
         base_url, process = server.base_url, None
     else:
         server = None
-        process = subprocess.Popen([sys.executable, str(ROOT / "tests" / "stub_server.py"), str(args.delay)],
-                                   stdout=subprocess.PIPE, text=True)
+        process = subprocess.Popen([sys.executable, "-m", "tests.support.stub_server", str(args.delay)],
+                                   cwd=ROOT, stdout=subprocess.PIPE, text=True)
         base_url = process.stdout.readline().strip()
     try:
         elapsed, results, calls_per_evaluation, requests = measure(args, base_url, server)
@@ -66,7 +65,7 @@ def main() -> int:
           f"stub delay {args.delay * 1000:.0f} ms ({'in-process' if args.in_process else 'separate'} stub)")
     print(f"  elapsed {elapsed:.3f} s; statuses {sorted(statuses)}"
           + (f"; requests {len(requests)}; peak calls in flight {peak(requests, args.delay)}" if requests else ""))
-    print(f"  issue ideal (calls serialised per evaluation) {ideal:.3f} s -> ratio {ratio:.2f} (target <= "
+    print(f"  ideal (calls serialised per evaluation) {ideal:.3f} s -> ratio {ratio:.2f} (target <= "
           f"{args.target})")
     print(f"  floor with the two checks in parallel        {floor:.3f} s -> ratio {elapsed / floor:.2f}")
     ok = ratio <= args.target and statuses == {"PASS"}

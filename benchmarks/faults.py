@@ -8,17 +8,9 @@ Three runs of the same ``--cases`` RelevancyAgent cases (one judge call each), e
 resume), a judge cache of its own in the work folder (on, as by default), ``LVF_TIMEOUT_S`` =
 ``--timeout``, ``LVF_MAX_RETRIES`` = ``--max-retries`` (the judge's default 4, backoff from 1 s:
 then about 0.23^5 of the cases, under 1 in 1 000, meet a fault on every attempt, so
-``--max-retries 1`` is the run that exercises the unscored path). The stub (tests/stub_server.py)
-runs in its own process, so its CPU does not compete with the runner, answers a valid verdict
-after ``--delay`` s, and draws a fault per request:
-
-    10 %  HTTP 429 (half with ``Retry-After: 1``, half without)
-     5 %  HTTP 500
-     5 %  HTTP 200 whose body is malformed (half not JSON, half JSON that is not a chat completion)
-     2 %  a valid reply after ``--timeout`` + 1.5 s (the judge has given up by then)
-     1 %  the connection closed without a reply
-     2 %  a valid verdict whose reason echoes the API key (as sent, upper-cased, cut by a line break,
-          base64-encoded): the case is scored, and no file of the run may hold the key
+``--max-retries 1`` is the run that exercises the unscored path). The stub (the fault harness,
+tests/support/faults.py, which lists the faults it draws) runs in its own process, answers a
+valid verdict after ``--delay`` s and fails the rest at random.
 
 The cases file also holds lines that used to end a run, at seeded places: three answers holding
 a lone surrogate escape (``"\ud83d"``, what JSON.stringify writes for a string cut inside an
@@ -27,10 +19,6 @@ three lines with the ids ``dup``, ``dup``, ``dup#2``. A surrogate in an answer m
 ERROR (InputError naming ``answer``); a line past Python's JSON limits that line's ERROR under the
 id ``line-N``; the surrogate id and the colliding ids (``dup``, ``dup#2``, ``dup#2#2``) are judged
 like any case.
-
-A draw depends only on (seed, case, how many requests that case made before), so a retry may
-succeed, thread scheduling changes nothing, and the kill run meets the same faults as the plain one.
-The stub logs every request (case, its number for that case, the fault drawn).
 
 1. **no faults**: the baseline wall time.
 2. **faults**: one run to the end.
@@ -54,119 +42,19 @@ import itertools
 import json
 import os
 import random
-import re
 import signal
 import subprocess
 import sys
 import tempfile
-import threading
 import time
-from collections import Counter
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))  # the fault harness: tests.support.faults
+
+from tests.support.faults import FAULTS, KEY, StubProcess, analyse, leaked_keys, verdict  # noqa: E402
+
 LVF = Path(sys.executable).with_name("lvf")
-
-#: fault name -> share of requests; the rest are answered well
-FAULTS = (("429_retry_after", 0.05), ("429", 0.05), ("500", 0.05), ("not_json", 0.025),
-          ("not_chat_completion", 0.025), ("slow", 0.02), ("dropped", 0.01), ("echo", 0.02))
-#: faults answered with a valid verdict (the case is scored)
-ANSWERED = ("ok", "echo")
-#: the API key the runs send (OPENAI_API_KEY) and the "echo" fault quotes back
-KEY = "sk-stub-not-a-secret"
-
-
-def key_forms(key: str = KEY) -> list[bytes]:
-    """What of the key a leaking file would hold: the key, upper-cased, each half of a cut copy, base64."""
-    import base64
-
-    return [key.encode(), key.upper().encode(), key[:10].encode(), key[10:].encode(),
-            base64.b64encode(key.encode())[:24]]
-
-
-def leaked_keys(work: Path) -> list[str]:
-    """The files under ``work`` holding a form of the key (the judge cache's sqlite and WAL included)."""
-    return sorted(str(path.name) for path in work.rglob("*") if path.is_file()
-                  and any(form in path.read_bytes() for form in key_forms()))
-_CASE_ID = re.compile(r"\bcase-\d+\b")
-
-
-def draw(seed: int, case: str, n: int) -> str:
-    """The fault for request ``n`` (0 for the first) of ``case``, or ``"ok"``."""
-    x = random.Random(f"{seed}:{case}:{n}").random()
-    for name, share in FAULTS:
-        if x < share:
-            return name
-        x -= share
-    return "ok"
-
-
-def serve_stub(seed: int, faults: bool, delay: float, slow_s: float, log_path: str) -> None:
-    """The stub process: prints its base URL, serves until stdin closes, logs one JSON line per request."""
-    sys.path.insert(0, str(ROOT / "tests"))
-    from stub_server import StubReply, StubServer, chat_reply, first_label_reply
-
-    lock = threading.Lock()
-    made: Counter[str] = Counter()
-    log = open(log_path, "a", buffering=1)
-
-    def reply(body):
-        text = " ".join(str(m.get("content", "")) for m in body.get("messages", [])) if isinstance(body, dict) else ""
-        match = _CASE_ID.search(text)
-        case = match.group(0) if match else "?"
-        with lock:
-            n = made[case]
-            made[case] += 1
-            fault = draw(seed, case, n) if faults else "ok"
-            log.write(json.dumps({"case": case, "n": n, "fault": fault, "t": time.time()}) + "\n")
-        error = {"error": {"message": f"injected {fault}", "type": "stub"}}
-        if fault == "429_retry_after":
-            return StubReply(status=429, headers={"Retry-After": "1"}, body=error)
-        if fault == "429":
-            return StubReply(status=429, body=error)
-        if fault == "500":
-            return StubReply(status=500, body=error)
-        if fault == "not_json":
-            return StubReply(body=b"<html><body>upstream hiccup</body></html>", headers={"Content-Type": "text/html"})
-        if fault == "not_chat_completion":
-            return StubReply(body={"status": "ok", "detail": "not a chat completion"})
-        if fault == "dropped":
-            return StubReply(drop=True)
-        if fault == "echo":
-            import base64
-
-            good = json.loads(first_label_reply(body).body["choices"][0]["message"]["content"])
-            good["reason"] = (f"you sent {KEY}, i.e. {KEY.upper()}, or {KEY[:10]}\n{KEY[10:]}, "
-                              f"base64 {base64.b64encode(KEY.encode()).decode()}")
-            return chat_reply(json.dumps(good), delay=delay)
-        return first_label_reply(body, delay=slow_s if fault == "slow" else delay)
-
-    server = StubServer().start()
-    server.default = reply
-    print(server.base_url, flush=True)
-    sys.stdin.read()  # EOF: stop
-    server.stop()
-    log.close()
-
-
-class StubProcess:
-    """:func:`serve_stub` in its own process (as benchmarks/runner_speed.py runs its stub)."""
-
-    def __init__(self, args: argparse.Namespace, faults: bool, log_path: Path) -> None:
-        code = (f"import sys; sys.path.insert(0, {str(ROOT / 'benchmarks')!r}); import faults; "
-                f"faults.serve_stub({args.seed}, {faults}, {args.delay}, {args.timeout + 1.5}, {str(log_path)!r})")
-        # its stderr (the stdlib server's tracebacks for connections a killed run reset) to a file
-        with open(log_path.with_suffix(".stderr"), "w") as errors:
-            self.proc = subprocess.Popen([sys.executable, "-c", code], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                         stderr=errors, text=True)
-        self.base_url = self.proc.stdout.readline().strip()
-        if not self.base_url.startswith("http"):
-            raise RuntimeError("the stub process did not start")
-
-    def stop(self) -> None:
-        self.proc.stdin.close()
-        self.proc.wait(timeout=30)
-
 
 def write_cases(path: Path, n: int, seed: int) -> dict[str, dict]:
     """``n`` ordinary cases and the hostile lines (module docstring) at seeded places. Returns every
@@ -247,7 +135,7 @@ def run(args: argparse.Namespace, work: Path, name: str, faults: bool, kills: in
     """One run to the end (killed and resumed ``kills`` times); its wall time, kills and analysis."""
     cases = work / "cases.jsonl"
     out, log_path = work / f"{name}.results.jsonl", work / f"{name}.stub.jsonl"
-    stub = StubProcess(args, faults, log_path)
+    stub = StubProcess(args.seed, faults, args.delay, args.timeout + 1.5, log_path)
     rng = random.Random(f"{args.seed}:kills")
     # one point in each of `kills` equal stretches of the run, so the kills cover it from start to end
     total = len(expected)
@@ -291,108 +179,6 @@ def run(args: argparse.Namespace, work: Path, name: str, faults: bool, kills: in
     result.update(analyse(out, log_path, expected))
     result["files_with_the_key"] = leaked_keys(work)
     return result
-
-
-def analyse(out: Path, log_path: Path, expected: dict[str, dict]) -> dict:
-    raw = out.read_bytes()
-    lines = raw.split(b"\n")
-    bad_lines = []
-    records = []
-    for number, line in enumerate(lines[:-1] if raw.endswith(b"\n") else lines, 1):
-        try:
-            record = json.loads(line)
-        except ValueError:
-            bad_lines.append(number)
-            continue
-        if record.get("type") == "case":
-            records.append(record)
-    ids = Counter(r["id"] for r in records)
-
-    requests: dict[str, list[tuple[int, str]]] = {}
-    injected: Counter[str] = Counter()
-    for line in log_path.read_text().splitlines():
-        entry = json.loads(line)
-        requests.setdefault(entry["case"], []).append((entry["n"], entry["fault"]))
-        injected[entry["fault"]] += 1
-    last = {case: max(seq)[1] for case, seq in requests.items()}
-    failed_beyond_retries = {case for case, fault in last.items() if fault not in ANSWERED}
-
-    by_id = {r["id"]: r for r in records}  # the last line wins, as on --resume
-    # --resume runs an UNSCORED / ERROR case again and appends its new line: superseded, by design.
-    # A case with two scored lines was judged twice: a duplicate.
-    lines_of: dict[str, list[dict]] = {}
-    for r in records:
-        lines_of.setdefault(r["id"], []).append(r)
-    rerun = sorted(case for case, seq in lines_of.items()
-                   if len(seq) > 1 and all(r.get("status") in ("UNSCORED", "ERROR") for r in seq[:-1]))
-    duplicates = sorted(case for case, k in ids.items() if k > 1 and case not in rerun)
-    # the judged cases by the case-N the stub keys its requests on; the hostile lines apart
-    judged = {expected[i]["token"]: r for i, r in by_id.items() if i in expected and expected[i]["token"]}
-    unscored = {case for case, r in judged.items() if r.get("status") in ("UNSCORED", "ERROR")}
-    scored = {case for case, r in judged.items() if r.get("status") in ("PASS", "FAIL")}
-    silent = sorted(case for case in scored if case in failed_beyond_retries
-                    or judged[case].get("status") == "FAIL" or not judged[case].get("score"))
-    hostile_wrong = sorted(_repr(i) for i, outcome in expected.items() if outcome["error"] and i in by_id
-                           and not _is_input_error(by_id[i], outcome["error"]))
-    return {
-        "valid_jsonl": not bad_lines and raw.endswith(b"\n"), "bad_lines": bad_lines[:10],
-        "records": len(records), "distinct_ids": len(ids),
-        "duplicates": [_repr(i) for i in duplicates[:20]], "duplicate_count": len(duplicates),
-        "rerun_after_unscored": len(rerun),
-        "missing": [_repr(i) for i in sorted(set(expected) - set(ids))[:20]],
-        "unexpected_ids": [_repr(i) for i in sorted(set(ids) - set(expected))[:20]],
-        "hostile_lines": sum(1 for i in expected if not i.startswith("case-")), "hostile_wrong": hostile_wrong,
-        "status": dict(Counter(r.get("status") for r in by_id.values())),
-        "requests": sum(injected.values()), "injected": dict(injected),
-        "max_requests_per_case": max((len(seq) for seq in requests.values()), default=0),
-        "failed_beyond_retries": len(failed_beyond_retries),
-        "failed_beyond_retries_by_last_fault": dict(Counter(last[c] for c in failed_beyond_retries)),
-        "unscored": len(unscored),
-        "unscored_but_last_reply_good": sorted(unscored - failed_beyond_retries)[:20],
-        "failed_but_not_unscored": sorted((failed_beyond_retries & set(judged)) - unscored)[:20],
-        "silent_zeros": silent[:20], "silent_zero_count": len(silent),
-        "unscored_errors": dict(Counter(_first_error(judged[c]) for c in unscored)),
-    }
-
-
-def _is_input_error(record: dict, field: str) -> bool:
-    error = record.get("error") or {}
-    return record.get("status") == "ERROR" and error.get("type") == "InputError" and error.get("field") == field
-
-
-def _repr(case_id: str) -> str:
-    """An id as printable, JSON-safe text (a lone surrogate as its escape)."""
-    return case_id.encode("utf-8", "backslashreplace").decode("utf-8")
-
-
-def _first_error(record: dict) -> str:
-    """The case's error (ERROR) or its first check's (UNSCORED), without the attempt count, for grouping."""
-    errors = [record.get("error")] + [check.get("error") for check in record.get("checks") or []]
-    error = next((e for e in errors if e), "?")
-    if isinstance(error, dict):
-        error = f"{error.get('type')}: {error.get('message')}"
-    text = re.sub(r"after \d+ attempt\(s\)", "after N attempt(s)", str(error))
-    return re.sub(r"openai/stub: |litellm\.\w+: ", "", text)[:140]
-
-
-def verdict(result: dict, n_ids: int) -> list[str]:
-    """What is wrong with one fault run (empty: nothing)."""
-    problems = []
-    if result.get("files_with_the_key"):
-        problems.append(f"the API key is in {result['files_with_the_key']}")
-    if not result["valid_jsonl"]:
-        problems.append(f"not valid JSONL (lines {result['bad_lines']})")
-    if result["distinct_ids"] != n_ids or result["duplicate_count"] or result["unexpected_ids"]:
-        problems.append(f"{result['distinct_ids']} ids of {n_ids}, duplicates {result['duplicates']}, "
-                        f"missing {result['missing']}, unexpected {result['unexpected_ids']}")
-    if result["hostile_wrong"]:
-        problems.append(f"hostile lines without their InputError: {result['hostile_wrong']}")
-    if result["silent_zero_count"]:
-        problems.append(f"{result['silent_zero_count']} silent zeros: {result['silent_zeros']}")
-    if result["unscored_but_last_reply_good"] or result["failed_but_not_unscored"]:
-        problems.append(f"unscored {result['unscored']} != failed beyond retries {result['failed_beyond_retries']}: "
-                        f"{result['unscored_but_last_reply_good']} / {result['failed_but_not_unscored']}")
-    return problems
 
 
 def report(result: dict, baseline: dict | None) -> None:

@@ -7,7 +7,7 @@
 0. **Runner overhead**: the same run with an in-process judge answering after exactly ``--delay``
    (no HTTP, no litellm): what the runner itself adds. Target ≤ 1.2× ideal.
 1. **Speed**: ``run_dataset`` over ``--cases`` distinct cases, LiteLLMJudge → litellm's real HTTP
-   path → tests/stub_server.py (each reply after ``--delay`` s), a fresh judge cache. An
+   path → tests/support/stub_server.py (each reply after ``--delay`` s), a fresh judge cache. An
    AccuracyAgent case asks its two checks at once, so a case takes one delay and the ideal is
    ``ceil(cases / concurrency) × delay`` (3.2 s for 500 at 32). Target ≤ 1.2× ideal. The first
    evaluation (litellm import ~5 s, client set-up) is a warm-up, not timed. The stub runs in its
@@ -35,8 +35,6 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "tests"))
-
 
 
 def rss_mb() -> float:
@@ -57,7 +55,7 @@ def write_cases(path: Path, n: int) -> Path:
 SERVER = """
 import sys
 sys.path.insert(0, sys.argv[1])
-from stub_server import StubServer, best_verdict_reply
+from tests.support.stub_server import StubServer, best_verdict_reply
 delay = float(sys.argv[2])
 server = StubServer().start()
 server.default = best_verdict_reply(delay=delay)
@@ -75,12 +73,12 @@ server.stop()
 
 
 class StubProcess:
-    """tests/stub_server.py in its own process, so its CPU does not compete with the runner's GIL."""
+    """tests/support/stub_server.py in its own process, so its CPU does not compete with the runner's GIL."""
 
     def __init__(self, delay: float) -> None:
         import subprocess
 
-        self.proc = subprocess.Popen([sys.executable, "-c", SERVER, str(ROOT / "tests"), str(delay)],
+        self.proc = subprocess.Popen([sys.executable, "-c", SERVER, str(ROOT), str(delay)],
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
         self.base_url = self.proc.stdout.readline().strip()
 

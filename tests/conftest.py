@@ -8,16 +8,10 @@ the live tests run: ``pytest --live``).
 from __future__ import annotations
 
 import os
-import sys
-from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).parent))  # tests/stub_server.py importable as `stub_server`
-
-from stub_server import StubServer  # noqa: E402
-
-STUB_KEY = "sk-test-stub-0123456789"
+from tests.support.stub_server import STUB_KEY, StubServer
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:

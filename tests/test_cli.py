@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from probing_helpers import ctrl_c_default
 
 from llm_validation_framework.apps.cli import main
 from llm_validation_framework.runner import iter_results
+from tests.support.probing_helpers import ctrl_c_default
 
 JUDGES = '''
 from llm_validation_framework.errors import JudgeCallError

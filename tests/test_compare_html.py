@@ -5,10 +5,10 @@ from __future__ import annotations
 import html
 
 from click.testing import CliRunner
-from test_compare import case, passing, write
 
 from llm_validation_framework.apps.cli import main
 from llm_validation_framework.apps.compare import compare_runs, render_comparison
+from tests.test_compare import case, passing, write
 
 HOSTILE_ID = '<script>window.pwned=1</script>"><img src=x onerror=alert(1)>'
 HOSTILE_REASON = "</td></tr></table><a href=\"javascript:alert(2)\">click</a> & <textarea>"

@@ -10,7 +10,7 @@ changes how its block is tested:
                                       block of the page (a suite file, a module it names)
 
 Examples that would need an API key run against the stub OpenAI-compatible server
-(tests/stub_server.py) over litellm's real HTTP path: the environment makes it the default judge
+(tests/support/stub_server.py) over litellm's real HTTP path: the environment makes it the default judge
 (LVF_PROVIDER, LVF_MODEL, LVF_API_BASE and a fake OPENAI_API_KEY), and the `lvf serve` URL the
 docs show is replaced by the stub's. `lvf serve` itself, and commands that need it running,
 are only parsed: serving loads the real model (tests/test_serve.py covers the server).
@@ -28,7 +28,8 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from stub_server import chat_reply, first_label_reply
+
+from tests.support.stub_server import chat_reply, first_label_reply
 
 ROOT = Path(__file__).resolve().parent.parent
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]

@@ -10,10 +10,9 @@ from __future__ import annotations
 import json
 import sys
 
-from stub_server import StubReply, first_label_reply
-
 from llm_validation_framework.judges.scripted import ScriptedJudge
 from llm_validation_framework.runner import iter_results, run_dataset
+from tests.support.stub_server import StubReply, first_label_reply
 
 
 def _cases(tmp_path, n: int = 1):

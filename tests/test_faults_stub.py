@@ -1,4 +1,4 @@
-"""Fault modes of the stub server and the fault benchmark's accounting (benchmarks/faults.py).
+"""Fault modes of the stub server and the fault harness's accounting (tests/support/faults.py).
 
 A connection closed without a reply is a transient failure: retried, and when every attempt
 meets one, the case is unscored, never scored 0. The benchmark's checks must be able to fail:
@@ -7,14 +7,11 @@ fed a results file with a silent zero, a duplicate, a lost case or a torn line, 
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
-from pathlib import Path
-
-from stub_server import StubReply, first_label_reply
 
 from llm_validation_framework.agents.relevancy import RelevancyAgent
+from tests.support import faults
+from tests.support.stub_server import StubReply, first_label_reply
 
 CASE = {"question": "Where is the Eiffel Tower?", "answer": "The Eiffel Tower is located in Paris, France."}
 
@@ -36,15 +33,6 @@ def test_a_connection_dropped_on_every_attempt_is_unscored_not_zero(stub_server,
     assert len(stub_server.chat_requests) == 3
 
 
-def _benchmark():
-    path = Path(__file__).resolve().parents[1] / "benchmarks" / "faults.py"
-    spec = importlib.util.spec_from_file_location("faults_benchmark", path)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("faults_benchmark", module)
-    spec.loader.exec_module(module)
-    return module
-
-
 def ordinary(n: int) -> dict[str, dict]:
     """What write_cases expects of ``n`` ordinary cases: each judged once, keyed by its own id."""
     return {f"case-{i}": {"token": f"case-{i}", "error": None} for i in range(n)}
@@ -55,8 +43,7 @@ def _case(case: str, status: str, score: float | None) -> str:
                        "checks": [{"error": None if score is not None else "JudgeCallError: HTTP 500"}]}) + "\n"
 
 
-def test_the_benchmark_finds_a_silent_zero_a_duplicate_a_lost_case_and_a_torn_line(tmp_path):
-    faults = _benchmark()
+def test_the_harness_finds_a_silent_zero_a_duplicate_a_lost_case_and_a_torn_line(tmp_path):
     log = tmp_path / "stub.jsonl"
     log.write_text("".join(json.dumps({"case": case, "n": n, "fault": fault}) + "\n" for case, n, fault in [
         ("case-0", 0, "ok"), ("case-1", 0, "500"), ("case-1", 1, "ok"), ("case-2", 0, "429"),
@@ -83,10 +70,9 @@ def test_the_benchmark_finds_a_silent_zero_a_duplicate_a_lost_case_and_a_torn_li
     assert "silent zeros" in problems and "not valid JSONL" in problems and "duplicates ['case-0']" in problems
 
 
-def test_the_benchmark_finds_the_key_in_any_file_and_scores_an_echo_as_answered(tmp_path):
+def test_the_harness_finds_the_key_in_any_file_and_scores_an_echo_as_answered(tmp_path):
     import base64
 
-    faults = _benchmark()
     (tmp_path / "clean.jsonl").write_text('{"reason": "you sent **********"}\n')
     assert faults.leaked_keys(tmp_path) == []
     for name, leak in (("a.cache.sqlite", faults.KEY.upper()), ("b.jsonl", faults.KEY[10:]),

@@ -8,14 +8,13 @@ import os
 import sys
 
 import pytest
-from conftest import STUB_KEY
-from stub_server import StubReply, chat_reply, first_label_reply, logprob_content
 
 from llm_validation_framework.checks.base import ask_once
 from llm_validation_framework.errors import JudgeCallError, JudgeTimeoutError, VerdictParseError
 from llm_validation_framework.judges.base import VerdictRequest
 from llm_validation_framework.judges.litellm.judge import LiteLLMJudge
 from llm_validation_framework.judges.litellm.reply import label_probabilities
+from tests.support.stub_server import STUB_KEY, StubReply, chat_reply, first_label_reply, logprob_content
 
 YES_NO = {"yes": 1.0, "no": 0.0}
 EIFFEL = {"question": "Where is the Eiffel Tower?", "answer": "The Eiffel Tower is located in Paris, France."}

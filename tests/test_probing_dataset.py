@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import probing_helpers
 import pytest
-from probing_helpers import invoke, write_lines
 
 from llm_validation_framework.errors import ConfigError
 from llm_validation_framework.runner import iter_results, run_dataset
 from llm_validation_framework.runner.dataset import count_rows, iter_cases
+from tests.support import probing_helpers
+from tests.support.probing_helpers import invoke, write_lines
 
 env = probing_helpers.env  # the fixture
 GOOD = {"id": "ok", "question": "Where is Paris?", "answer": "In France."}

@@ -5,9 +5,7 @@ from __future__ import annotations
 
 import json
 
-import probing_helpers
 import pytest
-from probing_helpers import invoke, write_lines
 
 from llm_validation_framework import RelevancyAgent
 from llm_validation_framework.errors import InputError
@@ -15,6 +13,8 @@ from llm_validation_framework.judges.scripted import ScriptedJudge
 from llm_validation_framework.runner import iter_results
 from llm_validation_framework.runner.dataset import iter_cases
 from llm_validation_framework.runner.results_file import ResultsWriter
+from tests.support import probing_helpers
+from tests.support.probing_helpers import invoke, write_lines
 
 env = probing_helpers.env  # the fixture
 GOOD = {"question": "Where is Paris?", "answer": "In France."}

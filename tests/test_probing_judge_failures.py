@@ -6,12 +6,11 @@ from __future__ import annotations
 import json
 
 import pytest
-from conftest import STUB_KEY
-from stub_server import StubReply, chat_reply
 
 from llm_validation_framework.errors import ConfigError, VerdictParseError
 from llm_validation_framework.judges.base import VerdictRequest
 from llm_validation_framework.runner import iter_results, run_dataset
+from tests.support.stub_server import STUB_KEY, StubReply, chat_reply
 
 REQUEST = VerdictRequest(check="support", instructions="Decide.", prompt="<claim>x</claim>",
                          options={"yes": 1.0, "no": 0.0})

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import json
 
-import probing_helpers
 import pytest
-from probing_helpers import invoke, write_lines
 
 from llm_validation_framework.runner.results_file import ResultsWriter
+from tests.support import probing_helpers
+from tests.support.probing_helpers import invoke, write_lines
 
 env = probing_helpers.env  # the fixture
 

@@ -5,17 +5,16 @@ from __future__ import annotations
 
 import json
 
-import probing_helpers
 import pytest
-from conftest import STUB_KEY
-from probing_helpers import invoke
-from stub_server import chat_reply
 
 from llm_validation_framework.apps.report import write_report
 from llm_validation_framework.judges.scripted import ScriptedJudge
 from llm_validation_framework.runner import run_dataset
 from llm_validation_framework.runner.results_file import ResultsWriter
 from llm_validation_framework.runner.secrets import known_secrets, scrub
+from tests.support import probing_helpers
+from tests.support.probing_helpers import invoke
+from tests.support.stub_server import STUB_KEY, chat_reply
 
 env = probing_helpers.env  # the fixture
 CASE = {"id": "c1", "question": "Where is Paris?", "answer": "In France."}
@@ -78,7 +77,7 @@ def echo_every_form(body) -> object:
     import base64
     import re
 
-    from stub_server import _VERDICT_LABEL
+    from tests.support.stub_server import _VERDICT_LABEL
 
     label = _VERDICT_LABEL.search(body["messages"][0]["content"]).group(1)
     key = STUB_KEY
@@ -147,7 +146,7 @@ CONFIG_KEY = "sk-from-config-ini-0123456789abcdef"  # known only from config.ini
 def echo_config_key(body) -> object:
     import base64
 
-    from stub_server import _VERDICT_LABEL
+    from tests.support.stub_server import _VERDICT_LABEL
 
     label = _VERDICT_LABEL.search(body["messages"][0]["content"]).group(1)
     key = CONFIG_KEY

@@ -6,11 +6,10 @@ import signal
 import subprocess
 import time
 
-import probing_helpers
-from probing_helpers import cli_command, invoke, subprocess_env, write_lines
-
 from llm_validation_framework.apps.interrupts import resume_command
 from llm_validation_framework.runner import iter_results
+from tests.support import probing_helpers
+from tests.support.probing_helpers import cli_command, invoke, subprocess_env, write_lines
 
 env = probing_helpers.env  # the fixture
 

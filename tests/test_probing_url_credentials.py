@@ -7,16 +7,17 @@ import signal
 import subprocess
 import sys
 import time
+from pathlib import Path
 
-import probing_helpers
 import pytest
-from probing_helpers import cli_command, invoke, subprocess_env, write_lines
-from stub_server import first_label_reply
 
 from llm_validation_framework.errors import ConfigError
 from llm_validation_framework.infra.config import Settings
 from llm_validation_framework.judges.base import VerdictRequest
 from llm_validation_framework.judges.litellm.judge import LiteLLMJudge
+from tests.support import probing_helpers
+from tests.support.probing_helpers import cli_command, invoke, subprocess_env, write_lines
+from tests.support.stub_server import first_label_reply
 
 env = probing_helpers.env  # the fixture
 SECRET = "s3cret-pass-9876"
@@ -60,7 +61,7 @@ def test_url_credentials_and_an_api_key_together_are_a_config_error(stub_server)
 
 def test_the_resume_hint_after_an_interrupt_masks_the_url_password(env):
     """A real run through litellm to a slow stub server, interrupted: the hint must not print the password."""
-    server = subprocess.Popen([sys.executable, str(probing_helpers.TESTS / "stub_server.py"), "0.1"],
+    server = subprocess.Popen([sys.executable, str(Path(probing_helpers.__file__).with_name("stub_server.py")), "0.1"],
                               stdout=subprocess.PIPE, text=True, preexec_fn=probing_helpers.ctrl_c_default)
     try:
         base_url = server.stdout.readline().strip()

@@ -21,10 +21,10 @@ import time
 from pathlib import Path
 
 import pytest
-from ray_helpers import by_answer, in_private_network
 
 from llm_validation_framework.judges.scripted import ScriptedJudge
 from llm_validation_framework.runner import RayOptions, iter_results, run_dataset
+from tests.support.ray_helpers import by_answer, in_private_network
 
 if in_private_network():  # Ray reads its token once, when first imported: set before the import
     os.environ.setdefault("RAY_AUTH_MODE", "token")
@@ -36,7 +36,7 @@ pytestmark = [
     pytest.mark.skipif(not in_private_network(), reason="Ray tests run inside `unshare -n` (make test does)"),
 ]
 
-TESTS = Path(__file__).parent
+ROOT = Path(__file__).resolve().parents[1]  # on PYTHONPATH: the drivers import tests.support
 KEY = "sk-test-ray-secret-5f3a9c"
 
 
@@ -47,7 +47,7 @@ def cluster():
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
     temp_dir = tempfile.mkdtemp(prefix="lvfray")
-    env = dict(os.environ, RAY_USAGE_STATS_ENABLED="0", PYTHONPATH=os.pathsep.join([str(TESTS), *sys.path]))
+    env = dict(os.environ, RAY_USAGE_STATS_ENABLED="0", PYTHONPATH=os.pathsep.join([str(ROOT), *sys.path]))
     head = subprocess.Popen(
         [str(Path(sys.executable).with_name("ray")), "start", "--head", "--block", f"--port={port}",
          "--num-cpus=2", "--include-dashboard=false", "--disable-usage-stats", f"--temp-dir={temp_dir}"],
@@ -157,8 +157,8 @@ def test_a_killed_driver_is_resumed_with_every_case_once(cluster, tmp_path):
     out = tmp_path / "r.jsonl"
     driver = subprocess.Popen(
         [sys.executable, "-m", "llm_validation_framework.apps.cli", "run", str(data), "--agent", "relevancy",
-         "--judge", "ray_helpers:slow_judge", "--ray", cluster["address"], "-j", "2", "-o", str(out), "-q",
-         "--no-cache"], env=cluster["env"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+         "--judge", "tests.support.ray_helpers:slow_judge", "--ray", cluster["address"], "-j", "2", "-o", str(out),
+         "-q", "--no-cache"], env=cluster["env"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline and (not out.exists() or out.read_text().count('"type": "case"') < 5):
         time.sleep(0.2)
@@ -174,9 +174,8 @@ def test_a_killed_driver_is_resumed_with_every_case_once(cluster, tmp_path):
 
 
 def test_litellm_to_the_stub_same_records_cache_and_no_key_anywhere(cluster, tmp_path, capfd):
-    from stub_server import StubServer, best_verdict_reply
-
     from llm_validation_framework.judges.litellm.judge import LiteLLMJudge
+    from tests.support.stub_server import StubServer, best_verdict_reply
 
     data = write_cases(tmp_path / "c.jsonl", cases(50))
     cache = tmp_path / "cache.sqlite"
@@ -213,7 +212,7 @@ def _read(path: Path) -> bytes:
 LOCAL_DRIVER = '''
 import os, sys
 from llm_validation_framework.runner import RayOptions, run_dataset
-from ray_helpers import slow_judge
+from tests.support.ray_helpers import slow_judge
 
 def progress(event):
     if event.done == 2:
@@ -231,7 +230,7 @@ def test_a_killed_driver_takes_its_local_instances_agents_with_it(tmp_path):
     (tmp_path / "driver.py").write_text(LOCAL_DRIVER)
     data = write_cases(tmp_path / "c.jsonl", cases(200))
     env = {k: v for k, v in os.environ.items() if k != "RAY_ADDRESS"}
-    env.update(RAY_USAGE_STATS_ENABLED="0", PYTHONPATH=os.pathsep.join([str(TESTS), *sys.path]))
+    env.update(RAY_USAGE_STATS_ENABLED="0", PYTHONPATH=os.pathsep.join([str(ROOT), *sys.path]))
     driver = subprocess.Popen([sys.executable, str(tmp_path / "driver.py"), str(data), str(tmp_path / "r.jsonl")],
                               env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     agents: dict[int, int] = {}

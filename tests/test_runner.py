@@ -519,7 +519,7 @@ def test_summary_reports_agreement_with_the_files_labels(tmp_path):
 
 @pytest.mark.slow  # imports litellm, which takes seconds
 def test_litellm_path_end_to_end_and_cached_rerun_makes_no_requests(tmp_path):
-    from stub_server import StubServer, best_verdict_reply
+    from tests.support.stub_server import StubServer, best_verdict_reply
 
     from llm_validation_framework.judges.litellm.judge import LiteLLMJudge
 

@@ -14,7 +14,6 @@ import pytest
 pytest.importorskip("opentelemetry.exporter.otlp.proto.http")
 pytest.importorskip("opentelemetry.proto")
 
-from conftest import STUB_KEY  # noqa: E402
 from opentelemetry.exporter.otlp.proto.http.trace_exporter import OTLPSpanExporter  # noqa: E402
 from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import (  # noqa: E402
     ExportTraceServiceRequest,
@@ -23,11 +22,11 @@ from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import (  # noqa: 
 from opentelemetry.sdk.resources import Resource  # noqa: E402
 from opentelemetry.sdk.trace import TracerProvider  # noqa: E402
 from opentelemetry.sdk.trace.export import SimpleSpanProcessor  # noqa: E402
-from stub_server import StubReply, chat_reply  # noqa: E402
 
 from llm_validation_framework import RelevancyAgent  # noqa: E402
 from llm_validation_framework.guard import Guard  # noqa: E402
 from llm_validation_framework.infra import tracing  # noqa: E402
+from tests.support.stub_server import STUB_KEY, StubReply, chat_reply  # noqa: E402
 
 
 class Receiver:

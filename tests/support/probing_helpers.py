@@ -14,8 +14,6 @@ from click.testing import CliRunner
 
 from llm_validation_framework.apps.cli import main
 
-TESTS = Path(__file__).parent
-
 JUDGES = '''
 from llm_validation_framework.judges.scripted import ScriptedJudge
 

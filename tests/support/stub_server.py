@@ -28,6 +28,8 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
+STUB_KEY = "sk-test-stub-0123456789"  # the key the stub judges send: tests check that no file keeps it
+
 __all__ = ["RecordedRequest", "StubReply", "StubServer", "chat_reply", "first_label_reply", "logprob_content"]
 
 
@@ -245,7 +247,7 @@ class StubServer:
 
 
 def main() -> None:
-    """``python tests/stub_server.py [DELAY]``: serve valid verdicts after DELAY s; print the base URL."""
+    """``python -m tests.support.stub_server [DELAY]``: serve valid verdicts after DELAY s; print the base URL."""
     delay = float(sys.argv[1]) if len(sys.argv) > 1 else 0.0
     server = StubServer().start()
     server.default = lambda body: first_label_reply(body, delay=delay)
