@@ -18,7 +18,7 @@ from typing import Any
 
 try:
     import chromadb
-    from chromadb.api.types import EmbeddingFunction
+    from chromadb.api.types import Documents, EmbeddingFunction
     from chromadb.config import Settings
     from chromadb.utils.embedding_functions import register_embedding_function
     from langchain_core.callbacks import CallbackManagerForRetrieverRun
@@ -38,7 +38,7 @@ __all__ = ["ChromaRetriever", "MiniLMEmbeddingFunction", "build_collection", "op
 
 
 @register_embedding_function
-class MiniLMEmbeddingFunction(EmbeddingFunction):  # type: ignore[type-arg]
+class MiniLMEmbeddingFunction(EmbeddingFunction[Documents]):
     """all-MiniLM-L6-v2 (int8 ONNX, offline) as a chromadb embedding function.
 
     Registered with chromadb under :meth:`name`, so a persistent collection built with it

@@ -89,7 +89,7 @@ class RAGProvider:
             from ..text.sentences import split_sentences
 
             for sentence in split_sentences(answer):
-                text = getattr(sentence, "text", sentence).strip()
+                text = sentence.text.strip()
                 if text and text not in queries:
                     queries.append(text)
                 if len(queries) > self.claims:
@@ -138,6 +138,7 @@ class RAGProvider:
                                  f"Documents", retriever=name)
         passages = []
         for index, document in enumerate(list(documents)[: self.k]):
+            metadata: Mapping[str, Any]
             if isinstance(document, str):
                 text, metadata = document, {}
             elif isinstance(getattr(document, "page_content", None), str):
