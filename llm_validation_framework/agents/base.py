@@ -34,7 +34,7 @@ import os
 import time
 from collections.abc import Mapping, Sequence
 from functools import partial
-from typing import TYPE_CHECKING, Any, ClassVar, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from ..checks.base import Check
 from ..errors import CheckJudgeError, ConfigError, InputError, JudgeError
@@ -44,7 +44,7 @@ from ..text.input_caps import cap_sample, cut_note
 from ..text.screening import Screening, screen_sample
 from ..types.inputs import Sample, parse_sample
 from ..types.progress import ProgressCallback, ProgressEvent, emit
-from ..types.results import CheckResult, EvaluationResult
+from ..types.results import CheckResult, EvaluationResult, Status
 from ..types.usage import Usage
 from .composition import agent_name, validate_vetoes, weighted_checks
 from .screened import read_screened
@@ -106,7 +106,7 @@ class Agent:
     #: a preset's name in results; "" for a composed agent, whose name comes from ``name=`` or its checks
     name: str = ""
     #: whether this agent's checks read passages (so a RAGProvider is queried)
-    uses_passages: ClassVar[bool] = False
+    uses_passages: bool = False
 
     def __init__(
         self,
@@ -251,7 +251,7 @@ class Agent:
 
     def _refuse(self, screening: Screening, cut: dict[str, int], duration: float) -> EvaluationResult:
         """The result of a case holding an injection attempt under ``on_injection`` "fail" or "unscored"."""
-        status = "FAIL" if self.on_injection == "fail" else "UNSCORED"
+        status: Status = "FAIL" if self.on_injection == "fail" else "UNSCORED"
         notes = [*screening.notes(), *([cut_note(cut)] if cut else [])]
         where = ", ".join(screening.found)
         reason = (f"possible prompt injection in {where}: on_injection={self.on_injection!r} gives "
@@ -283,6 +283,7 @@ class Agent:
         usage = Usage.sum(r.usage for r in results)
         applicable = [r for r in results if r.applicable]
         scored = [r for r in applicable if r.scored]
+        scores = [r.score for r in scored if r.score is not None]  # every scored result's
         unscored = [r for r in applicable if not r.scored]
         reason = " | ".join(_reason_part(r, c.display) for r, c in zip(results, checks))
         notes: list[str] = []
@@ -298,11 +299,11 @@ class Agent:
             notes.append("weights renormalised over scored checks; unscored: " + ", ".join(r.name for r in unscored))
         weight_total = sum(r.weight or 0.0 for r in scored)
         if weight_total <= 0:
-            score = sum(r.score for r in scored) / len(scored)
+            score = sum(scores) / len(scores)
         else:
-            score = sum((r.weight or 0.0) * r.score for r in scored) / weight_total
+            score = sum((r.weight or 0.0) * value for r, value in zip(scored, scores)) / weight_total
         score = min(1.0, max(0.0, score))
-        status = "PASS" if score >= self.threshold else "FAIL"
+        status: Status = "PASS" if score >= self.threshold else "FAIL"
         veto = first_veto(self.vetoes, scored, self._veto_mark) if status == "PASS" else None
         if veto:
             status = "FAIL"

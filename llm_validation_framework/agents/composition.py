@@ -69,8 +69,9 @@ def agent_name(name: str | None, cls: type, checks: Sequence[tuple[Check, float]
         if not isinstance(name, str) or not name.strip():
             raise ConfigError(f"name must be a non-empty string, got {name!r}")
         return name
-    if getattr(cls, "name", ""):
-        return cls.name
+    preset = getattr(cls, "name", "")
+    if isinstance(preset, str) and preset:
+        return preset
     base = f"agent({'+'.join(check.name for check, _ in checks)})" if checks else cls.__name__
     with _names_lock:
         count = _names_used[base] = _names_used.get(base, 0) + 1

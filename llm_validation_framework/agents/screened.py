@@ -35,7 +35,7 @@ async def read_screened(run: Callable[[Sample], Awaitable[CheckResult]], screeni
     marked, elided = await asyncio.gather(run(screening.sample), run(screening.withheld), return_exceptions=True)
     if isinstance(marked, BaseException):
         raise marked
-    if not marked.applicable or not marked.scored:
+    if not marked.applicable or marked.score is None:  # not scored
         if isinstance(elided, CheckResult):
             marked.usage = marked.usage + elided.usage
         return marked

@@ -58,7 +58,7 @@ async def run_repeated(check: Check, sample: Sample, judge: Judge, repeats: int,
         first.raw_replies = [reply for r in runs for reply in r.raw_replies]
         first.details = {**first.details, "stability": {"repeats": repeats, "scores": [], "unscored_runs": repeats}}
         return first
-    scores = [r.score for r in scored]
+    scores = [r.score for r in scored if r.score is not None]
     summary = stability_summary(scores, threshold)
     summary.update(repeats=repeats, unscored_runs=repeats - len(scored))
     median = summary["median"]

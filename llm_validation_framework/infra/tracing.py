@@ -23,7 +23,7 @@ import os
 import sys
 import weakref
 from collections.abc import Awaitable, Callable, Iterator, Mapping
-from typing import Any
+from typing import Any, TypeVar, cast
 
 from .._version import __version__
 from .secrets import known_secrets, scrub
@@ -32,6 +32,8 @@ __all__ = ["EVALUATION_EVENT", "configure_tracing", "record", "span", "traced_ag
            "secrets_of", "traced_run", "tracing_active", "untraced"]
 
 EVALUATION_EVENT = "gen_ai.evaluation.result"
+#: a coroutine function the traced_* decorators wrap and return with its signature unchanged
+AsyncFunction = TypeVar("AsyncFunction", bound=Callable[..., Awaitable[Any]])
 #: an explanation longer than this is cut: a span attribute is not the place for a whole breakdown
 MAX_TEXT = 2000
 _SCOPE = "llm_validation_framework"
@@ -159,7 +161,7 @@ def fail(current: Any, exc: BaseException, secrets: frozenset[str] | None = None
     current.set_status(Status(StatusCode.ERROR, _text(f"{type(exc).__name__}: {exc}", secrets)))
 
 
-def traced_agent(aevaluate: Callable[..., Awaitable[Any]]) -> Callable[..., Awaitable[Any]]:
+def traced_agent(aevaluate: AsyncFunction) -> AsyncFunction:
     """Wrap ``Agent.aevaluate``: a span ``evaluate <agent>`` with the result's evaluation attributes."""
 
     @functools.wraps(aevaluate)
@@ -171,14 +173,14 @@ def traced_agent(aevaluate: Callable[..., Awaitable[Any]]) -> Callable[..., Awai
                              "gen_ai.evaluation.name": self.name}, self,
                              lambda: aevaluate(self, data, on_progress=on_progress), _agent_attributes)
 
-    return evaluate
+    return cast(AsyncFunction, evaluate)  # the same signature: the wrapper passes every argument on
 
 
-def traced_check(judge: Any) -> Callable[[Callable[[int, Any], Awaitable[Any]]], Callable[[int, Any], Awaitable[Any]]]:
+def traced_check(judge: Any) -> Callable[[AsyncFunction], AsyncFunction]:
     """Wrap an agent's ``run(index, check)`` of one check: a span ``check <check>`` with the check result's
     evaluation attributes (an unscored check's included); ``judge``'s secrets are masked."""
 
-    def wrap(run: Callable[[int, Any], Awaitable[Any]]) -> Callable[[int, Any], Awaitable[Any]]:
+    def wrap(run: AsyncFunction) -> AsyncFunction:
         @functools.wraps(run)
         async def check_run(index: int, check: Any) -> Any:
             tracer = _tracer()
@@ -188,12 +190,12 @@ def traced_check(judge: Any) -> Callable[[Callable[[int, Any], Awaitable[Any]]],
                                  "gen_ai.evaluation.name": check.name}, judge,
                                  lambda: run(index, check), _check_attributes)
 
-        return check_run
+        return cast(AsyncFunction, check_run)
 
     return wrap
 
 
-def traced_case(evaluate_unit: Callable[..., Awaitable[dict[str, Any]]]) -> Callable[..., Awaitable[dict[str, Any]]]:
+def traced_case(evaluate_unit: AsyncFunction) -> AsyncFunction:
     """Wrap the runner's ``evaluate_unit(row, name, agent, *, inputs)``: a span ``case`` per (case, agent)
     with the case's id, line and status (its evaluation event is on the agent span inside)."""
 
@@ -213,10 +215,10 @@ def traced_case(evaluate_unit: Callable[..., Awaitable[dict[str, Any]]]) -> Call
                 current.set_status(Status(StatusCode.ERROR, "the case could not be evaluated"))
             return record_
 
-    return case
+    return cast(AsyncFunction, case)
 
 
-def traced_run(run: Callable[..., Awaitable[Any]]) -> Callable[..., Awaitable[Any]]:
+def traced_run(run: AsyncFunction) -> AsyncFunction:
     """Wrap the runner's run over a dataset: one ``run_dataset`` span, the parent of every case span."""
 
     @functools.wraps(run)
@@ -235,7 +237,7 @@ def traced_run(run: Callable[..., Awaitable[Any]]) -> Callable[..., Awaitable[An
                              "lvf.run.errors": sum(t.errors for t in tallies)}, frozenset())
             return summary
 
-    return traced
+    return cast(AsyncFunction, traced)
 
 
 async def _traced(tracer: Any, name: str, start: Mapping[str, Any], holder: Any,
