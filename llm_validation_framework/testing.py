@@ -20,8 +20,14 @@ pytest's cache directory, so re-running a live test suite costs nothing for unch
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Callable, Iterator, Mapping
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import pytest
+
+    from .judges.base import Judge
+    from .judges.cache import CachedJudge
 
 __all__ = ["aassert_fails", "aassert_passes", "assert_fails", "assert_passes", "format_failure"]
 
@@ -97,14 +103,14 @@ def format_failure(result: Any, agent: Any = None, threshold: float | None = Non
 
 
 # -- pytest plugin (entry point ``pytest11: lvf = llm_validation_framework.testing``) ----------
-def _pytest_fixture():
+def _pytest_fixture() -> Callable[..., Any] | None:
     try:
         import pytest
     except ImportError:  # pragma: no cover - pytest is not a runtime dependency
         return None
 
     @pytest.fixture
-    def lvf_cached_judge(request):
+    def lvf_cached_judge(request: pytest.FixtureRequest) -> Iterator[Callable[[Judge], CachedJudge]]:
         """``lvf_cached_judge(judge)`` → the judge wrapped in a sqlite cache kept in pytest's cache dir."""
         from .judges.cache import CachedJudge
 
@@ -112,7 +118,7 @@ def _pytest_fixture():
         root = cache.mkdir("lvf") if cache is not None else None
         opened: list[CachedJudge] = []
 
-        def wrap(judge):
+        def wrap(judge: Judge) -> CachedJudge:
             cached = CachedJudge(judge, None if root is None else root / "judge-cache.sqlite")
             opened.append(cached)
             return cached

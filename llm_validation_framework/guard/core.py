@@ -28,7 +28,7 @@ from ..errors import AnswerRejectedError, ConfigError, InputError, JudgeError, R
 from ..infra import tracing
 from ..types.inputs import Sample
 from ..types.results import EvaluationResult
-from .outcome import FailAction, FailPolicy, GuardAttempt, GuardOutcome, feedback_for
+from .outcome import DecidedBy, FailAction, FailPolicy, GuardAttempt, GuardOutcome, feedback_for
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..agents.base import Agent
@@ -140,7 +140,7 @@ class Guard:
                 return GuardOutcome(attempt.answer, True, "pass" if len(attempts) == 1 else "reask", attempt.result,
                                     attempts, case=case)
             if attempt.status != "FAIL":  # the judge could not decide: the chosen policy does
-                decided_by = "timeout" if attempt.status == "TIMEOUT" else "judge_error"
+                decided_by: DecidedBy = "timeout" if attempt.status == "TIMEOUT" else "judge_error"
                 policy = self.on_timeout if decided_by == "timeout" else self.on_judge_error
                 if policy == "fail_open":
                     return GuardOutcome(attempt.answer, False, "fail_open", attempt.result, attempts, decided_by,
@@ -149,6 +149,7 @@ class Guard:
             if reasks_left == 0 or generator is None:
                 return await self._refuse(attempts, case, "verdict")
             reasks_left -= 1
+            assert attempt.result is not None  # a FAIL is a verdict: its result is kept
             attempt.feedback = feedback_for(attempt.result)
             case = _with_reply(case, await _maybe_await(generator(case, attempt.feedback)))
 
@@ -168,7 +169,7 @@ class Guard:
                                 duration_s=time.perf_counter() - started)
         return GuardAttempt(answer, result.status, result, duration_s=time.perf_counter() - started)
 
-    async def _refuse(self, attempts: list[GuardAttempt], case: Any, decided_by: str) -> GuardOutcome:
+    async def _refuse(self, attempts: list[GuardAttempt], case: Any, decided_by: DecidedBy) -> GuardOutcome:
         """The failed (or unchecked, failing closed) answer's fate: ``on_fail``, with a spent re-ask
         ending in the fallback when there is one."""
         last = attempts[-1]
@@ -177,8 +178,9 @@ class Guard:
             action = "fallback" if self.fallback is not None else "raise"
         if action == "flag":
             return GuardOutcome(last.answer, False, "flag", last.result, attempts, decided_by, case=case)
-        if action == "fallback":
-            answer = self.fallback if isinstance(self.fallback, str) else await _maybe_await(self.fallback(last.result))
+        fallback = self.fallback
+        if action == "fallback" and fallback is not None:
+            answer = fallback if isinstance(fallback, str) else await _maybe_await(fallback(last.result))
             if not isinstance(answer, str):
                 raise ConfigError(f"the fallback function must return a string, got {type(answer).__name__}")
             return GuardOutcome(answer, False, "fallback", last.result, attempts, decided_by, case=case)

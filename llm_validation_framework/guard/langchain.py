@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Callable, Coroutine, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
 try:
@@ -154,7 +154,7 @@ class GuardedChain(GuardRunnable):
         return _shape(outcome, last["output"], self.keys, self.output)
 
 
-def run_blocking(factory: Callable[[], Awaitable[T]]) -> T:
+def run_blocking(factory: Callable[[], Coroutine[Any, Any, T]]) -> T:
     """Run the coroutine ``factory()`` makes to completion from synchronous code: in this thread when no event
     loop runs here, else in a helper thread with its own loop (a synchronous call blocks its caller anyway)."""
     try:

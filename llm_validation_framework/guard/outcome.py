@@ -13,7 +13,7 @@ from typing import Any, Literal
 
 from ..types.results import EvaluationResult
 
-__all__ = ["AttemptStatus", "FailAction", "FailPolicy", "GuardAction", "GuardAttempt", "GuardOutcome",
+__all__ = ["AttemptStatus", "DecidedBy", "FailAction", "FailPolicy", "GuardAction", "GuardAttempt", "GuardOutcome",
            "feedback_for"]
 
 #: what the guard does with an answer that failed its checks
@@ -25,6 +25,8 @@ FailPolicy = Literal["fail_closed", "fail_open"]
 GuardAction = Literal["pass", "reask", "fallback", "flag", "raise", "fail_open"]
 #: one attempt's state: the agent's status, or TIMEOUT / ERROR when no result came back
 AttemptStatus = Literal["PASS", "FAIL", "UNSCORED", "TIMEOUT", "ERROR"]
+#: what decided a refusal: the judge's verdict, or the policy for a judge that timed out or failed
+DecidedBy = Literal["verdict", "timeout", "judge_error"]
 
 
 @dataclass
@@ -64,7 +66,7 @@ class GuardOutcome:
     action: GuardAction
     result: EvaluationResult | None
     attempts: list[GuardAttempt] = field(default_factory=list)
-    decided_by: Literal["verdict", "timeout", "judge_error"] = "verdict"
+    decided_by: DecidedBy = "verdict"
     fail_open: bool = False
     case: Mapping[str, Any] | Any = None
 
