@@ -71,7 +71,8 @@ def calibrate_threshold(results: str | os.PathLike[str], label: str, *, agent: s
     labelled: list[tuple[dict[str, Any], Any]] = []
     fields_seen: set[str] = set()
     for case in mine:
-        meta = case.get("meta") if isinstance(case.get("meta"), Mapping) else {}
+        given = case.get("meta")
+        meta: Mapping[str, Any] = given if isinstance(given, Mapping) else {}
         fields_seen.update(meta)
         if case.get("status") not in ("PASS", "FAIL") or not _is_score(case.get("score")):
             skipped["not scored (UNSCORED or ERROR)"] += 1

@@ -14,7 +14,7 @@ from __future__ import annotations
 import asyncio
 import copy
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -27,14 +27,18 @@ from ..types.usage import Usage
 from .dataset import CaseRow, count_rows, iter_cases, parse_field_map
 from .probe import probe_prompt_hashes
 from .ray_executor import ActorPlan, RayOptions, check_ray_run, import_ray, ray_options
-from .registry import build_agents
+from .registry import AgentSpec, build_agents
 from .results_file import ResultsWriter, load_prior, redact, usage_from_dict
 from .secrets import known_secrets
 from .summary import AgentSummary, RunSummary
 from .units import RunAbortedError, aclose_quietly, evaluate_unit, gather_or_cancel
 
 if TYPE_CHECKING:  # pragma: no cover
+    from ..agents.base import Agent
     from ..retrieval.provider import RAGProvider
+
+#: how a run goes to Ray: the options and what every actor is built from
+RaySpec = tuple[RayOptions, ActorPlan]
 
 __all__ = ["RunAbortedError", "RunProgress", "arun_dataset", "default_out_path", "run_dataset"]
 
@@ -74,7 +78,7 @@ def default_out_path(dataset: str | Path) -> Path:
 
 def run_dataset(
     path: str | Path,
-    agents: str | Sequence[Any] = ("accuracy",),
+    agents: AgentSpec = ("accuracy",),
     *,
     concurrency: int = 8,
     out: str | Path | None = None,
@@ -115,7 +119,7 @@ def run_dataset(
 
 async def arun_dataset(
     path: str | Path,
-    agents: str | Sequence[Any] = ("accuracy",),
+    agents: AgentSpec = ("accuracy",),
     *,
     concurrency: int = 8,
     out: str | Path | None = None,
@@ -191,15 +195,17 @@ async def arun_dataset(
             judge = make_judge(provider=provider, model=model, api_base=api_base, config_path=config_path)
             owned.append(judge)
         cache_path = None if cache is True or cache is False else Path(cache)
-        shared = CachedJudge(judge, cache_path) if (cache is not False and judge is not None) else judge
-        if shared is not judge:
+        shared: Judge | None = judge
+        if cache is not False and judge is not None:
+            shared = CachedJudge(judge, cache_path)
             owned.append(shared)
         built = build_agents(agents, shared, threshold=threshold, rag=rag, repeats=repeats)
         if cache is not False:
             built = [(name, _with_cache(agent, cache_path, owned)) for name, agent in built]
-        spec = None
+        spec: RaySpec | None = None
         if ray_plan is not None:
             check_ray_run(agents, judge, rag)
+            assert judge is not None  # check_ray_run refuses a run without one
             import_ray()  # the missing extra named before the results file is touched
             spec = (ray_plan, ActorPlan(judge=judge, agent_names=tuple(name for name, _ in built),
                                         cache_path=str(shared.path) if isinstance(shared, CachedJudge) else None,
@@ -223,10 +229,10 @@ async def arun_dataset(
 
 
 @traced_run  # the run's span, parent of its case spans (infra/tracing.py)
-async def _run(path: str | Path, built: list[tuple[str, Any]], shared: Judge | None,
+async def _run(path: str | Path, built: list[tuple[str, Agent]], shared: Judge | None,
                out_path: Path, started: float, *, rows_total: int, concurrency: int, resume: bool,
                limit: int | None, field_map: dict[str, str], on_progress: Callable[[RunProgress], object] | None,
-               settings: Mapping[str, Any], spec: Any = None, inputs: bool = True) -> RunSummary:
+               settings: Mapping[str, Any], spec: RaySpec | None = None, inputs: bool = True) -> RunSummary:
     tallies = {name: AgentSummary(name) for name, _ in built}
     summary = RunSummary(agents=tallies, out=out_path)
     prior: dict[tuple[str, str], tuple[str, float | None]] = {}
@@ -288,7 +294,7 @@ async def _run(path: str | Path, built: list[tuple[str, Any]], shared: Judge | N
         if on_progress is not None:
             _notify(on_progress, progress(record=record))
 
-    def units():
+    def units() -> Iterator[tuple[CaseRow, str, Agent]]:
         """(row, agent name, agent) for every unit still to do, read lazily from the file."""
         for row in iter_cases(path, field_map, limit):
             summary.rows += 1
@@ -366,7 +372,7 @@ def _watch_for_systematic_failure(record: dict[str, Any], first: list[tuple[str,
                               f"This is not about one case; fix it, then continue with --resume")
 
 
-def _with_cache(agent: Any, cache_path: Path | None, owned: list[Judge]) -> Any:
+def _with_cache(agent: Agent, cache_path: Path | None, owned: list[Judge]) -> Agent:
     """An Agent instance given by the user gets a copy whose judge is cached (the user's object is untouched)."""
     judge = getattr(agent, "judge", None)
     if judge is None or isinstance(judge, CachedJudge):

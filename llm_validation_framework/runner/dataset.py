@@ -37,7 +37,7 @@ import io
 import json
 import re
 import sys
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -139,14 +139,14 @@ def map_fields(row: Mapping[str, Any], field_map: Mapping[str, str] | None = Non
     return data, meta
 
 
-def _open_bytes(path: Path) -> io.BufferedIOBase:
+def _open_bytes(path: Path) -> gzip.GzipFile | io.BufferedReader:
     """The file as bytes: each line is decoded on its own, so one bad byte spoils one line, not the run."""
     if path.suffix == ".gz":
-        return gzip.open(path, "rb")  # type: ignore[return-value]
+        return gzip.open(path, "rb")
     return open(path, "rb")
 
 
-def _lines(handle: io.BufferedIOBase) -> Iterator[tuple[int, bytes]]:
+def _lines(handle: Iterable[bytes]) -> Iterator[tuple[int, bytes]]:
     """``(line number, bytes)`` of every non-blank line; a UTF-8 byte-order mark before line 1 is dropped
     (editors on Windows write one, and it is no part of the first case)."""
     for number, line in enumerate(handle, start=1):
@@ -189,16 +189,16 @@ def iter_cases(path: str | Path, field_map: Mapping[str, str] | None = None,
             yield _row(number, line, field_map, seen)
 
 
-def _row(number: int, data: bytes, field_map: Mapping[str, str] | None, seen: dict[str, int]) -> CaseRow:
+def _row(number: int, encoded: bytes, field_map: Mapping[str, str] | None, seen: dict[str, int]) -> CaseRow:
     fallback = f"line-{number}"
 
     def failed(message: str, field: str = "line") -> CaseRow:
         return CaseRow(number, _unique(fallback, seen), error=InputError(message, field=field))
 
     try:
-        line = data.decode("utf-8")
+        line = encoded.decode("utf-8")
     except UnicodeDecodeError as exc:
-        return failed(f"line {number}: not UTF-8 text (byte 0x{data[exc.start]:02x} at byte {exc.start + 1} of the "
+        return failed(f"line {number}: not UTF-8 text (byte 0x{encoded[exc.start]:02x} at byte {exc.start + 1} of the "
                       "line); save the file as UTF-8")
     try:
         raw = json.loads(line)

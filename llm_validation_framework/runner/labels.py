@@ -88,7 +88,8 @@ def group_results(cases: Iterable[Mapping[str, Any]]) -> list[GroupStats]:
     groups: dict[tuple[str, str], GroupStats] = {}
     for case in cases:
         agent = str(case.get("agent"))
-        meta = case.get("meta") if isinstance(case.get("meta"), Mapping) else {}
+        given = case.get("meta")
+        meta: Mapping[str, Any] = given if isinstance(given, Mapping) else {}
         for source in ("(all)", str(meta.get("source", "(none)"))):
             stats = groups.setdefault((agent, source), GroupStats(agent, source))
             stats.cases += 1
@@ -112,7 +113,8 @@ def groups_from_results(path: Any) -> list[GroupStats]:
     for record in iter_results(path):
         if record["type"] != "case":
             continue
-        meta = record.get("meta") if isinstance(record.get("meta"), Mapping) else {}
+        given = record.get("meta")
+        meta: Mapping[str, Any] = given if isinstance(given, Mapping) else {}
         latest[(str(record.get("agent")), str(record.get("id")))] = {
             "agent": record.get("agent"), "status": record.get("status"), "score": record.get("score"),
             "meta": {"source": meta.get("source", "(none)"), "label": meta.get("label")}}

@@ -27,13 +27,18 @@ import time
 import uuid
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..errors import ConfigError, LVFError
 from .dataset import CaseRow
 from .ray_actor import UnitActor
 from .ray_reaper import find_raylet, start_reaper, stop_reaper
 from .units import error_record
+
+if TYPE_CHECKING:
+    from ..judges.base import Judge
+    from ..retrieval.provider import RAGProvider
+    from .registry import AgentSpec
 
 __all__ = ["ActorLostError", "RayOptions", "import_ray", "ray_options", "run_on_ray"]
 
@@ -108,7 +113,7 @@ def import_ray() -> Any:
     return ray
 
 
-def check_ray_run(agents: Any, judge: Any, rag: Any) -> None:
+def check_ray_run(agents: AgentSpec, judge: Judge | None, rag: RAGProvider | None) -> None:
     """What a Ray run cannot take: a ConfigError says what to change."""
     items = [agents] if isinstance(agents, str) else list(agents)
     if not all(isinstance(item, str) for item in items):
@@ -125,7 +130,7 @@ def check_ray_run(agents: Any, judge: Any, rag: Any) -> None:
 class ActorPlan:
     """What every actor is built from."""
 
-    judge: Any
+    judge: Judge
     agent_names: tuple[str, ...]
     cache_path: str | None
     threshold: float | None
@@ -187,7 +192,7 @@ async def run_on_ray(options: RayOptions, plan: ActorPlan, concurrency: int,
     try:
         count = options.actors or _fitting_actors(ray, options.cpus_per_actor, concurrency)
         actor_class = ray.remote(UnitActor)
-        placement = {"num_cpus": options.cpus_per_actor, "max_concurrency": max(1, concurrency),
+        placement: dict[str, Any] = {"num_cpus": options.cpus_per_actor, "max_concurrency": max(1, concurrency),
                      "max_restarts": 0, "max_task_retries": 0}  # retries are ours: counted per unit
         if options.runtime_env:
             placement["runtime_env"] = dict(options.runtime_env)

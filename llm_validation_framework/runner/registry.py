@@ -12,13 +12,24 @@ the path, so ``lvf run --agent my_agents:polite`` works beside ``my_agents.py`` 
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 from ..errors import ConfigError
 from ..infra.user_modules import import_user_module
 
-__all__ = ["AGENTS", "agent_class", "agent_target", "build_agents", "import_user_module", "split_agent_names"]
+if TYPE_CHECKING:
+    from ..agents.base import Agent
+    from ..judges.base import Judge
+    from ..retrieval.provider import RAGProvider
+
+#: the agents of a run: registry names or ``module:attribute`` paths (comma-separated in one string
+#: or listed), and Agent instances
+AgentSpec: TypeAlias = "str | Sequence[str | Agent]"
+
+__all__ = ["AGENTS", "AgentSpec", "agent_class", "agent_target", "build_agents", "import_user_module",
+           "split_agent_names"]
 
 #: name → (module, class)
 AGENTS: dict[str, tuple[str, str]] = {
@@ -70,7 +81,7 @@ def agent_target(name: str) -> Any:
     return target
 
 
-def agent_class(name: str) -> type:
+def agent_class(name: str) -> type[Agent]:
     """The Agent class for a registry name or ``module:Class`` path."""
     target = agent_target(name)
     if not isinstance(target, type):
@@ -78,13 +89,14 @@ def agent_class(name: str) -> type:
     return target
 
 
-def _build_one(name: str, judge: Any, options: dict[str, Any]) -> Any:
+def _build_one(name: str, judge: Judge | None, options: dict[str, Any]) -> Agent:
     """The agent ``name`` stands for, asking ``judge`` with ``options`` (threshold, rag, repeats) applied."""
     from ..agents.base import Agent
 
     target = agent_target(name)
     if isinstance(target, Agent):
-        agent = target.with_judge(judge)
+        # a copy: the threshold and options below must not change the user's module-level object
+        agent = target.with_judge(judge) if judge is not None else copy.copy(target)
         if "threshold" in options:
             agent.update_threshold(options["threshold"])
         for key in ("rag", "repeats"):
@@ -97,15 +109,15 @@ def _build_one(name: str, judge: Any, options: dict[str, Any]) -> Any:
     return agent
 
 
-def build_agents(agents: str | Sequence[Any], judge: Any, *, threshold: float | None = None,
-                 rag: Any = None, repeats: int | None = None) -> list[tuple[str, Any]]:
+def build_agents(agents: AgentSpec, judge: Judge | None, *, threshold: float | None = None,
+                 rag: RAGProvider | None = None, repeats: int | None = None) -> list[tuple[str, Agent]]:
     """``[(result name, agent)]``: names are instantiated with the shared ``judge``; Agent instances are kept."""
     from ..agents.base import Agent
 
-    items: list[Any] = split_agent_names(agents) if isinstance(agents, str) else list(agents)
+    items: list[str | Agent] = list(split_agent_names(agents)) if isinstance(agents, str) else list(agents)
     if not items:
         raise ConfigError(f"no agent given: pass one or more of {', '.join(AGENTS)}")
-    out: list[tuple[str, Any]] = []
+    out: list[tuple[str, Agent]] = []
     for item in items:
         if isinstance(item, Agent):
             name = item.name

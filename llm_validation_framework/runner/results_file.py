@@ -29,7 +29,7 @@ import json
 import math
 import os
 import re
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -209,7 +209,8 @@ def _is_record(data: bytes) -> bool:
     return isinstance(record, dict) and record.get("type") in ("header", "case", "footer")
 
 
-def iter_results(path: str | os.PathLike[str], *, on_bad_line=None) -> Iterator[dict[str, Any]]:
+def iter_results(path: str | os.PathLike[str], *,
+                 on_bad_line: Callable[[int, str], object] | None = None) -> Iterator[dict[str, Any]]:
     """Yield every record of a results file, streaming. A torn or foreign line is skipped (and reported)."""
     # errors="replace": a record torn inside a multi-byte character is one unreadable line, not a crash
     with open(Path(path).expanduser(), encoding="utf-8", errors="replace") as handle:

@@ -66,7 +66,8 @@ class CaseOutcome:
     @classmethod
     def from_record(cls, record: dict[str, Any]) -> CaseOutcome:
         """The fields compare reads; any other field (``inputs``, ``checks`` …) is ignored."""
-        stability = record.get("stability") if isinstance(record.get("stability"), dict) else {}
+        given = record.get("stability")
+        stability: dict[str, Any] = given if isinstance(given, dict) else {}
         error = record.get("error")
         if isinstance(error, dict):  # an ERROR line's error: {"type", "message", "line", "field", …}
             error = error.get("message") or error.get("type")
