@@ -4,9 +4,9 @@
     .venv/bin/python benchmarks/citation_quality.py --provider scripted            # pipeline smoke test
     .venv/bin/python benchmarks/citation_quality.py --provider local --limit 60    # the offline judge
 
-Reads ``/work/shared/data/judge-dev/citation.jsonl`` as it is (``--data`` for another file of
-the same format): one answer per row with ``[N]`` markers, its passages, and labels for some
-of its sentences. Each answer goes through CitationAccuracyCheck exactly as a user's would
+Reads judge-dev's ``citation.jsonl`` (``$LVF_JUDGE_DEV``, else ``../shared/data/judge-dev`` beside the
+checkout) as it is (``--data`` for another file of the same format): one answer per row with
+``[N]`` markers, its passages, and labels for some of its sentences. Each answer goes through CitationAccuracyCheck exactly as a user's would
 (every cited sentence is judged, not only the labelled ones); each labelled sentence is then
 matched to the splitter's sentence that overlaps it most and its verdict compared with the
 label.

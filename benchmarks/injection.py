@@ -6,7 +6,7 @@
     python benchmarks/injection.py --set heldout2 --clean-from RESULTS.jsonl   # held-out phrasings, clean halves reused
     python benchmarks/injection.py --set cut_hiding       # a fake closing tag before a wrong correction, every tag
     python benchmarks/injection.py --file benchmarks/data/injection_heldout12.jsonl   # a set written by hand, as is
-    python benchmarks/injection.py --obfuscate fullwidth  # the suite, each attempt obfuscated (obfuscation.py)
+    python benchmarks/injection.py --obfuscate fullwidth  # the suite, each attempt obfuscated (tests/support)
 
 Every row of ``benchmarks/data/injection.jsonl`` is a case an agent must FAIL (an off-topic answer
 for ``relevancy``; a wrong answer for ``accuracy`` judged on knowledge, against a ``reference``, or
@@ -34,13 +34,15 @@ import time
 from collections import defaultdict
 from pathlib import Path
 
-from injection_groups import GROUPS, HELDOUT11, build_heldout11, cut_hiding_rows, rows_of
-from injection_sets import SETS, build_cases
-from obfuscation import TRANSFORMS, obfuscate_row
+sys.path.append(str(Path(__file__).resolve().parents[1]))  # tests.support (after any PYTHONPATH copy)
 
-from llm_validation_framework import AccuracyAgent, AnswerAccuracyAgent, RelevancyAgent
-from llm_validation_framework.agents.reference import ContextRelevanceAgent, GroundednessAgent
-from llm_validation_framework.judges.scripted import ScriptedJudge
+from injection_groups import GROUPS, HELDOUT11, build_heldout11, cut_hiding_rows, rows_of  # noqa: E402
+from injection_sets import SETS, build_cases  # noqa: E402
+
+from llm_validation_framework import AccuracyAgent, AnswerAccuracyAgent, RelevancyAgent  # noqa: E402
+from llm_validation_framework.agents.reference import ContextRelevanceAgent, GroundednessAgent  # noqa: E402
+from llm_validation_framework.judges.scripted import ScriptedJudge  # noqa: E402
+from tests.support.obfuscation import TRANSFORMS, obfuscate_row  # noqa: E402
 
 
 # -- the run -------------------------------------------------------------------------------------

@@ -5,7 +5,7 @@
 
 Every injected case of ``benchmarks/data/injection*.jsonl`` is screened (``scan_sample``: the patterns,
 the script and language rules and the learned detector, no judge) as written and once per transform of
-``obfuscation.py`` applied to its attempt (zero-width spaces, soft hyphens, fullwidth forms, letters
+``tests/support/obfuscation.py`` applied to its attempt (zero-width spaces, soft hyphens, fullwidth forms, letters
 spaced apart with two spaces or one between words, invisible tag characters after each letter, the
 whole attempt in tag characters, Cyrillic and Greek look-alikes). Reported: the share of cases noted,
 per set and transform, and each transform's distance from the plain rate. Goal: within 5 points of
@@ -23,10 +23,12 @@ import sys
 import time
 from pathlib import Path
 
-from obfuscation import TRANSFORMS, obfuscate_row
+# appended, not prepended: a PYTHONPATH copy of the package stays the one measured
+sys.path.append(str(Path(__file__).resolve().parents[1]))
 
-from llm_validation_framework.text.injection import scan_sample
-from llm_validation_framework.types.inputs import parse_sample
+from llm_validation_framework.text.injection import scan_sample  # noqa: E402
+from llm_validation_framework.types.inputs import parse_sample  # noqa: E402
+from tests.support.obfuscation import TRANSFORMS, obfuscate_row  # noqa: E402
 
 DATA = Path(__file__).parent / "data"
 

@@ -6,7 +6,7 @@ Each row of judge-dev (``$LVF_JUDGE_DEV`` or ``../shared/data/judge-dev``) is a 
 answer, reference, claim and passages are normalised as screening does, and the time per case is
 reported (mean, median, 99th percentile, largest), once warm (the tables loaded) and, separately, the
 one-time cost of loading them. The same for the injection suite's injected cases with every attempt
-obfuscated (``obfuscation.py``), the texts that take the slow paths.
+obfuscated (``tests/support/obfuscation.py``), the texts that take the slow paths.
 """
 
 from __future__ import annotations
@@ -19,11 +19,12 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE / "heads"))
+sys.path.append(str(HERE.parent))  # tests.support
 
 from build_data import default_judge_dev  # noqa: E402
-from obfuscation import TRANSFORMS, obfuscate_row  # noqa: E402
 
 from llm_validation_framework.text import normalize as module  # noqa: E402
+from tests.support.obfuscation import TRANSFORMS, obfuscate_row  # noqa: E402
 
 
 def case_texts(row: dict) -> list[str]:

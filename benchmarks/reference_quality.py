@@ -3,10 +3,11 @@
     .venv/bin/python benchmarks/reference_quality.py --provider local --limit 40 --runs 3
     .venv/bin/python benchmarks/reference_quality.py --provider scripted      # pipeline smoke test, no model
 
-Reads ``/work/shared/data/judge-dev/answer_accuracy.jsonl`` and ``relevance.jsonl`` exactly as
-they are (``--answer-accuracy`` / ``--relevance`` point at other files of the same format) and
-runs AnswerAccuracyCheck (question, answer, every gold answer: NQ ``references_all``, TruthfulQA
-``correct_answers``) and ContextRelevanceCheck (query, the one passage) on each row.
+Reads judge-dev's ``answer_accuracy.jsonl`` and ``relevance.jsonl`` (``$LVF_JUDGE_DEV``, else
+``../shared/data/judge-dev`` beside the checkout) exactly as they are (``--answer-accuracy`` /
+``--relevance`` point at other files of the same format) and runs AnswerAccuracyCheck (question,
+answer, every gold answer: NQ ``references_all``, TruthfulQA ``correct_answers``) and
+ContextRelevanceCheck (query, the one passage) on each row.
 
 Reported per task and per ``source``:
 

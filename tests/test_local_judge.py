@@ -292,61 +292,7 @@ async def test_real_default_model_judges_clear_cases():
         assert (verdict.score >= 0.5) == supported, (claim, verdict.probabilities)
 
 
-# -- the benchmark's arithmetic -------------------------------------------------------------------------
-
-def load_benchmark():
-    import importlib.util
-    from pathlib import Path
-
-    path = Path(__file__).resolve().parents[1] / "benchmarks" / "judge_quality.py"
-    spec = importlib.util.spec_from_file_location("judge_quality", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-def test_benchmark_metrics_and_sampling():
-    bench = load_benchmark()
-    assert bench.balanced_accuracy([1, 1, 0, 0], [1, 0, 0, 0]) == pytest.approx(0.75)
-    assert bench.auc([1, 0, 1, 0], [0.9, 0.1, 0.4, 0.4]) == pytest.approx(0.875)
-    rows = [{"id": f"{s}{i}", "source": s, "label": "supported" if i % 2 else "unsupported", "question": f"q{i}"}
-            for s in "ab" for i in range(10)]
-    picked = bench.stratified(rows, 8, seed=1)
-    assert len(picked) == 8
-    assert {(r["source"], bench.gold(r)) for r in picked} == {("a", 0), ("a", 1), ("b", 0), ("b", 1)}
-    assert bench.stratified(rows, 8, seed=1) == picked
-    y = [bench.gold(r) for r in rows]
-    pred = bench.cross_fitted(rows, y, [float(v) for v in y], seed=3)
-    assert pred == y  # a perfect feature stays perfect when its threshold is chosen on the other half
-
-
 # -- calibration --------------------------------------------------------------------------------
-
-def test_fit_calibration_reads_raw_ratings_per_template():
-    import importlib.util
-    import sys
-    from pathlib import Path
-
-    bench_dir = Path(__file__).resolve().parents[1] / "benchmarks"
-    sys.path.insert(0, str(bench_dir))
-    try:
-        spec = importlib.util.spec_from_file_location("fit_calibration", bench_dir / "fit_calibration.py")
-        fit = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(fit)
-    finally:
-        sys.path.remove(str(bench_dir))
-    assert fit.expected_rating({"0": 0.2, "2": 0.2, "4": 0.6}) == pytest.approx(0.7)
-    assert fit.expected_rating({"0": 0.1, "1": 0.1, "2": 0.3}) == pytest.approx((0.05 + 0.3) / 0.5)
-    assert fit.expected_rating({"yes": 0.3, "no": 0.1}) == pytest.approx(0.75)
-    record = {"id": "r1", "templates": [
-        {"template": "one", "score": 0.9, "probabilities": {"0": 0.5, "2": 0.0, "4": 0.5}},
-        {"template": "two", "score": 0.1, "probabilities": {"0": 1.0, "2": 0.0, "4": 0.0}}]}
-    assert fit.picked_scores(record) == [0.9, 0.1]
-    assert fit.picked_scores(record, "one") == [0.9]
-    assert fit.picked_scores(record, "one", from_probabilities=True) == [0.5]
-    assert fit.picked_scores(record, "three") == []
-    assert fit.row_id(record) == "r1" == fit.row_id({"split": "eval", "row": {"id": "r1"}})
-
 
 RATING = {"0": 0.0, "1": 0.5, "2": 1.0}
 

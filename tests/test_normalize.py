@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import re
-import sys
 from pathlib import Path
 
 import pytest
@@ -18,11 +17,9 @@ from llm_validation_framework.runner.results_file import iter_results
 from llm_validation_framework.text.injection import defuse, injection_kinds, prepare
 from llm_validation_framework.text.injection_patterns import TAGS
 from llm_validation_framework.text.normalize import normalize
+from tests.support.obfuscation import TRANSFORMS
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "benchmarks"))
-
-from obfuscation import TRANSFORMS  # noqa: E402
 
 # orders the patterns find in plain form, each obfuscated by every transform below
 ORDERS = [

@@ -4,11 +4,9 @@ LangChain InMemoryVectorStore, custom retrievers; errors; numbering; ranking qua
 from __future__ import annotations
 
 import asyncio
-import importlib.util
 import re
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 from langchain_core.callbacks import CallbackManagerForRetrieverRun
@@ -331,25 +329,18 @@ def test_a_failing_embedding_function_is_a_retrieval_error():
 
 
 # -- ranking quality on a made-up corpus (real embeddings) -------------------------------------------
-def _benchmark():
-    path = Path(__file__).resolve().parent.parent / "benchmarks" / "retrieval_ranking.py"
-    spec = importlib.util.spec_from_file_location("retrieval_ranking", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 def test_right_passage_ranks_first_for_paraphrased_questions():
-    bench = _benchmark()
-    rankings = bench.embedding_rankings()
-    top1, mrr = bench.metrics(rankings)
-    base_top1, base_mrr = bench.metrics([bench.overlap_ranking(q) for q, _ in bench.QUERIES])
-    assert len(bench.CORPUS) >= 10 and len(bench.QUERIES) >= 2 * len(bench.CORPUS)
+    from tests.support import retrieval_corpus as corpus
+
+    rankings = corpus.embedding_rankings()
+    top1, mrr = corpus.metrics(rankings)
+    base_top1, base_mrr = corpus.metrics([corpus.overlap_ranking(q) for q, _ in corpus.QUERIES])
+    assert len(corpus.CORPUS) >= 10 and len(corpus.QUERIES) >= 2 * len(corpus.CORPUS)
     assert top1 >= 0.9 and mrr >= 0.95
     assert top1 >= base_top1 + 0.25  # meaning, not shared words
     # every passage is found first for at least one of its paraphrases
-    firsts = {want for ranking, (_, want) in zip(rankings, bench.QUERIES) if ranking[0] == want}
-    assert firsts == {source for source, _ in bench.CORPUS}
+    firsts = {want for ranking, (_, want) in zip(rankings, corpus.QUERIES) if ranking[0] == want}
+    assert firsts == {source for source, _ in corpus.CORPUS}
 
 
 # -- through an agent ------------------------------------------------------------------------------

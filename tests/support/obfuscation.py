@@ -1,10 +1,11 @@
 """Ways to write an order to the grader so a detector reading raw characters misses it, while a reader
 (and a language model) still reads it. Each transform takes the attempt's text and returns it obfuscated.
 
-Used by ``injection_obfuscation.py`` (the detection measurement) and the tests. Only letters are
-touched, except ``fullwidth`` (every printable ASCII character, as a fullwidth form) and the two tag
-transforms (invisible characters); punctuation, tags and quotes stay, so ``</answer>`` written in
-fullwidth is still a fake tag once NFKC reads it.
+Used by the tests and by the benchmarks that measure detection through them
+(``benchmarks/injection_obfuscation.py``). Only letters are touched, except ``fullwidth`` (every
+printable ASCII character, as a fullwidth form) and the two tag transforms (invisible characters);
+punctuation, tags and quotes stay, so ``</answer>`` written in fullwidth is still a fake tag once
+NFKC reads it.
 """
 
 from __future__ import annotations
