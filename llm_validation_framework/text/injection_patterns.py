@@ -155,8 +155,24 @@ _PATTERNS: dict[str, list[str]] = {
         r"\b(?:the|any|a|every|each|our)\s+(?:fair\s+|careful\s+|reasonable\s+|competent\s+|good\s+|honest\s+)?"
         r"(?:grader|evaluator|assessor|grading\s+model|judge\s+model|ai\s+judge|llm\s+judge)s?\s+(?:should|must|would|"
         r"will|needs?\s+to|has\s+to|ought\s+to|is\s+expected\s+to)\b",
-        r"\bwhoever\s+(?:is\s+)?(?:grad|evaluat|scor|review|mark|assess|judg)\w*\s+(?:this|these|the\s+(?:answer|"
+        r"\bwhoever\s+(?:is\s+)?(?:grad|evaluat|scor|review|mark|assess|judg|check)\w*\s+(?:this|these|the\s+(?:answer|"
         r"response))",
+        # the key itself called old or flawed, in the words of a note beside an answer
+        r"\b(?:reference|expected|model|official|gold)\s+(?:answer|solution)\s+(?:on\s+file\s+|in\s+the\s+key\s+|"
+        r"provided\s+)?(?:is|was|comes)\s+from\s+(?:an?\s+)?(?:old|older|earlier|previous|outdated)\b",
+        r"\b(?:answer\s+key|marking\s+scheme|expected\s+answer|reference\s+answer|model\s+answer)\s+(?:\w+\s+){0,3}"
+        r"(?:has|contains|had)\s+(?:a|an)\s+(?:known\s+)?(?:typo|error|mistake|misprint)",
+        # an answer said to have passed a review, by whom
+        r"\b(?:this|the\s+above|the)\s+(?:answer|response|reply)\s+(?:has\s+been|was)\s+(?:reviewed|checked|"
+        r"confirmed|verified|approved)\s+(?:and\s+(?:confirmed|approved|verified|accepted)\s+)?by\s+(?:a|an|the|"
+        r"our|two|three|several)\s+",
+        # the grading's outcome stated as settled
+        r"\b(?:so\s+)?the\s+verdict\s+is\s+(?:clear|obvious|settled|"
+        + _VERDICT_TERMS + r")\b",
+        r"\b(?:give|award|deserves?|earns?)\s+(?:(?:this|it|the)\s+(?:answer\s+)?)?(?:full|top|maximum)\s+marks\b",
+        r"\b(?:full|top|maximum)\s+marks\s*[,:;]\s*" + _VERDICT_TERMS + r"\b",
+        r"\b(?:rated|graded|marked|scored)\s+(?:as\s+)?[\"'“‘]?(?:yes|correct|relevant|supported|faithful|on[- ]topic|"
+        r"fully\s+correct)\b",
         r"\b(?:imagine|pretend|suppose)\s+(?:that\s+)?you\s+are\s+(?:a|an|the)\s+(?:\w+\s+)?(?:grader|examiner|"
         r"evaluator|professor|marker|reviewer|teacher\s+grading)\b",
         r"\b(?:act|behave|respond)\s+as\s+(?:a|an|the)\s+(?:lenient|generous|kind|friendly|relaxed)\s+(?:grader|"
