@@ -22,8 +22,9 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
 import click
 
@@ -36,7 +37,14 @@ from .suites import check_suites, suite_agents
 from .terminal import console as _console
 from .terminal import echo, printable
 
+if TYPE_CHECKING:
+    from ..infra.config import Settings
+    from ..judges.base import Judge
+
 __all__ = ["main"]
+
+#: a click command function the shared judge options decorate
+F = TypeVar("F", bound=Callable[..., Any])
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 
@@ -52,7 +60,7 @@ _judge_options = [
 ]
 
 
-def judge_options(func):
+def judge_options(func: F) -> F:
     for option in reversed(_judge_options):
         func = option(func)
     return func
@@ -194,8 +202,11 @@ def check(agent_name: str | None, suite: str | None, question: str | None, answe
             from ..judges.cache import CachedJudge
 
             judge = CachedJudge(judge, None if cache is True else cache)
-        agent = (suite_agents([suite], judge, threshold=threshold)[0] if suite
-                 else build_agents([agent_name], judge, threshold=threshold)[0][1])
+        if suite:
+            agent = suite_agents([suite], judge, threshold=threshold)[0]
+        else:
+            assert agent_name is not None  # exactly one of --agent and --suite, checked above
+            agent = build_agents([agent_name], judge, threshold=threshold)[0][1]
         result = agent.evaluate(data)
     except LVFError as exc:
         _fail(exc, known)
@@ -265,19 +276,19 @@ def _no_conflict(judge_path: str | None, provider: str | None, model: str | None
         raise ConfigError("--judge replaces --provider/--model/--api-base: give one or the other")
 
 
-def _settings(config_path: str | None, provider: str | None, model: str | None, api_base: str | None) -> Any:
+def _settings(config_path: str | None, provider: str | None, model: str | None, api_base: str | None) -> Settings:
     from ..infra.config import Settings
 
     return Settings(config_path=config_path, provider=provider, model=model, api_base=api_base)
 
 
-def _make_judge(settings: Any) -> Any:
+def _make_judge(settings: Settings | None) -> Judge:
     from ..judges import make_judge
 
     return make_judge(settings=settings)
 
 
-def _load_judge(path: str) -> Any:
+def _load_judge(path: str) -> Judge:
     """``package.module:attr`` → a Judge (``attr`` may be a Judge or a zero-argument callable returning one)."""
     from ..judges.base import Judge
 
@@ -299,12 +310,12 @@ def _load_judge(path: str) -> Any:
     return judge
 
 
-def _cache_choice(no_cache: bool, cache_path: str | None, settings: Any) -> bool | Path:
+def _cache_choice(no_cache: bool, cache_path: str | None, settings: Settings | None) -> bool | Path:
     if no_cache:
         return False
     if cache_path:
         return Path(cache_path)
-    cache_dir = getattr(settings, "cache_dir", None)
+    cache_dir = settings.cache_dir if settings is not None else None
     if cache_dir:
         return Path(cache_dir) / "judge-cache.sqlite"
     return True
@@ -366,7 +377,7 @@ def _print_result(result: Any, secrets: frozenset[str]) -> None:
                   f"{usage.total_tokens} tokens, cost {cost}, {result.duration_s:.2f}s")
 
 
-def _fail(exc: BaseException | str, secrets: frozenset[str] | None = None) -> None:
+def _fail(exc: BaseException | str, secrets: frozenset[str] | None = None) -> NoReturn:
     echo(f"error: {exc}", err=True, secrets=secrets)
     sys.exit(EXIT_USAGE)
 

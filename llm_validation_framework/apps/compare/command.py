@@ -12,11 +12,15 @@ from __future__ import annotations
 
 import json
 import sys
+from typing import TYPE_CHECKING
 
 import click
 
 from ...errors import LVFError
 from ..terminal import console, echo, printable
+
+if TYPE_CHECKING:
+    from .model import Comparison
 
 __all__ = ["EXIT_OK", "EXIT_REGRESSION", "EXIT_USAGE", "compare"]
 
@@ -88,7 +92,7 @@ def compare(base: str, new: str, resamples: int, confidence: float, seed: int, f
 _NAMED_FLIPS = 50
 
 
-def _flips_down(comparison) -> list[str]:
+def _flips_down(comparison: Comparison) -> list[str]:
     """One line per agent with a PASS->FAIL flip that is not noise, naming the cases; none when nothing flipped."""
     lines = []
     for agent in comparison.agents:

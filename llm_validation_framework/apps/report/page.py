@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import os
 from collections import OrderedDict
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -50,7 +50,7 @@ def write_report(results: str | os.PathLike[str], out: str | os.PathLike[str]) -
     return target
 
 
-def render_report(headers: list[Mapping[str, Any]], cases: Iterable[Mapping[str, Any]], *, title: str = "") -> str:
+def render_report(headers: Sequence[Mapping[str, Any]], cases: Iterable[Mapping[str, Any]], *, title: str = "") -> str:
     by_agent: OrderedDict[str, list[Mapping[str, Any]]] = OrderedDict()
     for case in cases:
         by_agent.setdefault(str(case.get("agent")), []).append(case)
@@ -83,7 +83,7 @@ def _score(value: Any) -> str:
     return "–" if not isinstance(value, (int, float)) or isinstance(value, bool) else f"{value:.3f}"
 
 
-def _run_info(headers: list[Mapping[str, Any]]) -> str:
+def _run_info(headers: Sequence[Mapping[str, Any]]) -> str:
     if not headers:
         return '<p class="muted">no header line found</p>'
     first = headers[0]
@@ -169,7 +169,7 @@ def _histogram(agent: str, items: list[Mapping[str, Any]], threshold: Any) -> st
     bars = []
     for i, (n_pass, n_fail) in enumerate(zip(passed, failed)):
         x = pad + i * bar_w
-        base = 12 + plot_h
+        base: float = 12 + plot_h
         title = f"<title>{i / BINS:.1f}–{(i + 1) / BINS:.1f}: {n_fail} FAIL, {n_pass} PASS</title>"
         for cls, count in (("lo", n_fail), ("hi", n_pass)):
             if count:
@@ -309,4 +309,4 @@ _FILTERS = """<div class="filters">show: <button data-f="ALL" class="on">all</bu
 def _asset(name: str) -> str:
     from importlib.resources import files
 
-    return files("llm_validation_framework").joinpath("data", name).read_text(encoding="utf-8")
+    return (files("llm_validation_framework") / "data" / name).read_text(encoding="utf-8")

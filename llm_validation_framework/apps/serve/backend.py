@@ -11,10 +11,13 @@ import contextlib
 import json
 import os
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from .errors import ServeError
 from .limits import DEFAULT_N_CTX, check_parallel
+
+if TYPE_CHECKING:
+    from ...infra.config import Settings
 
 __all__ = ["ChatBackend", "XllamacppChatBackend"]
 
@@ -37,7 +40,7 @@ class XllamacppChatBackend:
     """
 
     def __init__(self, model_path: str | os.PathLike | None = None, *, n_ctx: int = DEFAULT_N_CTX,
-                 n_threads: int | None = None, parallel: int = 1, settings: object | None = None) -> None:
+                 n_threads: int | None = None, parallel: int = 1, settings: Settings | None = None) -> None:
         from ...judges.local.backend import shared_backend
         from ...judges.local.model_file import resolve_model_path
 

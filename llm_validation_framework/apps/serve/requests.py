@@ -31,7 +31,8 @@ _TOP_P = "a number from 0.0 to 1.0"
 #: llama.cpp reads a seed into 64 bits
 _SEED_MIN, _SEED_MAX = -(2 ** 63), 2 ** 64 - 1
 _SEED = "an integer that fits in 64 bits"
-_ROLES = ("system", "user", "assistant", "tool", "developer", "function")
+Role = Literal["system", "user", "assistant", "tool", "developer", "function"]
+_ROLES: tuple[str, ...] = get_args(Role)
 _STOP = "a string or a list of strings"
 _PENALTY = "a number from -2.0 to 2.0"
 
@@ -43,7 +44,7 @@ class ChatMessage(BaseModel):
 
     model_config = ConfigDict(extra="allow")
 
-    role: Literal[_ROLES] = Field(description="one of " + ", ".join(_ROLES))
+    role: Role = Field(description="one of " + ", ".join(_ROLES))
     content: StrictStr | list[Any] | None = Field(None, description="a string or a list of content parts")
 
     def flattened(self, param: str) -> dict[str, Any]:

@@ -67,6 +67,8 @@ class ModelServer:
     @property
     def base_url(self) -> str:
         host, port = self.httpd.server_address[:2]
+        if isinstance(host, bytes):  # the socket module's type allows it; an IP socket gives a str
+            host = host.decode()
         return f"http://{host}:{port}/v1"
 
     # --- what the routes answer ---------------------------------------------------------------
