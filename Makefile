@@ -14,7 +14,7 @@ with open("pyproject.toml", "rb") as file:
 endef
 export BUILD_REQUIRES
 
-.PHONY: install demo lint test test-ray test-slow docs clean
+.PHONY: install demo lint typecheck test test-ray test-slow docs clean
 
 $(STAMP): pyproject.toml setup.cfg
 	$(PYTHON) -m venv $(VENV)
@@ -38,8 +38,12 @@ demo: $(STAMP)
 lint: $(STAMP)
 	$(PY) -m ruff check .
 
-## make test: lint, then the offline test suite (no key, no network, no model load), then the Ray tests
-test: lint
+## make typecheck: mypy over the package, with the settings in pyproject.toml (untyped definitions refused)
+typecheck: $(STAMP)
+	$(PY) -m mypy
+
+## make test: lint and typecheck, then the offline test suite (no key, no network, no model load), then the Ray tests
+test: lint typecheck
 	$(PY) -m pytest -q
 	$(MAKE) test-ray
 
