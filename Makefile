@@ -14,7 +14,7 @@ with open("pyproject.toml", "rb") as file:
 endef
 export BUILD_REQUIRES
 
-.PHONY: install demo lint typecheck test test-ray test-slow docs clean
+.PHONY: install demo lint typecheck test test-ray test-slow docs clean train
 
 $(STAMP): pyproject.toml setup.cfg
 	$(PYTHON) -m venv $(VENV)
@@ -45,6 +45,7 @@ typecheck: $(STAMP)
 ## make test: lint and typecheck, then the offline test suite (no key, no network, no model load), then the Ray tests
 test: lint typecheck
 	$(PY) -m pytest -q
+	$(PY) -m pytest -q -p no:cacheprovider benchmarks/tests
 	$(MAKE) test-ray
 
 ## make test-ray: the tests marked `ray` on a real local Ray instance, inside a private network namespace
@@ -60,6 +61,27 @@ test-slow: $(STAMP)
 ## the nav, an API reference entry that does not resolve) fails the build
 docs: $(DOCS_STAMP)
 	NO_MKDOCS_2_WARNING=1 $(PY) -m mkdocs build --strict --quiet
+
+## make train: rebuild every shipped weight file (training/README.md). Slow: it loads the local model
+## and reads judge-dev (LVF_JUDGE_DEV, else ../shared/data/judge-dev); `make test` never runs it
+JUDGE_DEV ?= $(or $(LVF_JUDGE_DEV),../shared/data/judge-dev)
+BENCH_DATA ?= $(or $(LVF_BENCH_DATA),$(HOME)/.cache/llm_validation_framework/bench-data)
+train: $(STAMP)
+	$(PY) -m pip install --quiet -e ".[local,bench]"
+	$(PY) training/data/injection_train/make.py
+	LVF_JUDGE_DEV=$(JUDGE_DEV) LVF_BENCH_DATA=$(BENCH_DATA) $(PY) training/build_data.py
+	for task in relevance support; do \
+	  for data in $(BENCH_DATA)/$$task.jsonl $(JUDGE_DEV)/$$task.jsonl; do \
+	    LVF_BENCH_DATA=$(BENCH_DATA) $(PY) training/extract_features.py --task $$task --data $$data || exit 1; \
+	  done; \
+	done
+	LVF_BENCH_DATA=$(BENCH_DATA) $(PY) training/extract_features.py --task answer_relevancy \
+	  --data $(BENCH_DATA)/answer_relevancy.jsonl
+	LVF_BENCH_DATA=$(BENCH_DATA) $(PY) training/fit_heads.py --task relevance --write
+	LVF_BENCH_DATA=$(BENCH_DATA) $(PY) training/fit_heads.py --task answer_relevancy --write
+	LVF_BENCH_DATA=$(BENCH_DATA) $(PY) training/fit_heads.py --task support --write --split-only
+	LVF_JUDGE_DEV=$(JUDGE_DEV) LVF_BENCH_DATA=$(BENCH_DATA) $(PY) training/fit_injection_detector.py --write
+	$(PY) training/manifest.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache

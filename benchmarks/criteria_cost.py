@@ -31,7 +31,7 @@ from pathlib import Path
 from types import SimpleNamespace
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(ROOT), str(ROOT / "benchmarks"), str(ROOT / "benchmarks" / "heads")]
+sys.path[:0] = [str(ROOT), str(ROOT / "benchmarks"), str(ROOT / "training")]
 
 from build_data import default_mirror_root  # noqa: E402
 from criteria_quality import DIMENSIONS, make_judge, summeval_rows  # noqa: E402

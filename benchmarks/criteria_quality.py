@@ -7,7 +7,7 @@
     python benchmarks/criteria_quality.py summeval --provider scripted --articles 2     # the script itself, offline
 
 * ``relevancy``: judge-dev's answer-relevancy rows (built from ``judge-dev/answer_accuracy.jsonl`` by
-  ``benchmarks/heads/build_data.py``: a question's own answers are on topic, the answer of the most similar
+  ``training/build_data.py``: a question's own answers are on topic, the answer of the most similar
   other question is not), held out by question as ``benchmarks/heads/learning_curve.py`` holds them out
   (fold = crc32 of the question's group mod ``--folds``; ``--fold`` picks the held-out one, ``all`` takes
   every row). A criterion written only from the docs' words, "Does the answer try to answer the question,
@@ -44,7 +44,7 @@ from types import SimpleNamespace
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(ROOT), str(ROOT / "benchmarks"), str(ROOT / "benchmarks" / "heads")]
+sys.path[:0] = [str(ROOT), str(ROOT / "benchmarks"), str(ROOT / "training")]
 
 from build_data import answer_relevancy_judge_dev, default_judge_dev, default_mirror_root, discover, git_show  # noqa: E402
 from judge_quality import auc, balanced_accuracy, build_judge, stratified, support_row  # noqa: E402

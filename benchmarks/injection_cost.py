@@ -20,7 +20,7 @@ import numpy as np
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
-sys.path.insert(0, str(HERE / "heads"))
+sys.path.insert(0, str(HERE.parent / "training"))
 
 from build_data import default_judge_dev  # noqa: E402
 

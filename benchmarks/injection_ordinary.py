@@ -3,7 +3,7 @@
     python benchmarks/injection_ordinary.py                  # judge-dev, the bench data if built, written rows
     python benchmarks/injection_ordinary.py --show 20        # and the first 20 flagged texts of each file
 
-Every distinct ordinary text (``benchmarks/heads/fit_injection_detector.py``'s ``natural_texts``: judge-dev
+Every distinct ordinary text (``training/fit_injection_detector.py``'s ``natural_texts``: judge-dev
 and the bench-data files' questions, answers, references, claims and passages; the learned detector's
 written ordinary rows in 35 languages, citation footers and scoring rubrics; the 80 English answers with
 sentences in other scripts of ``mixed_script_ordinary.jsonl``) is read by ``injection_kinds``, as a case's
@@ -25,7 +25,7 @@ from collections import Counter
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE / "heads"))
+sys.path.insert(0, str(HERE.parent / "training"))
 
 from build_data import default_judge_dev, default_out  # noqa: E402
 from fit_injection_detector import natural_texts  # noqa: E402
@@ -38,7 +38,7 @@ except ImportError:  # pragma: no cover - an older copy
     def normalize(text: str) -> str:
         return text
 
-TRAIN = HERE / "data" / "injection_train"
+TRAIN = HERE.parent / "training" / "data" / "injection_train"
 
 
 def written_rows() -> dict[str, list[str]]:

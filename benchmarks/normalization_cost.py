@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE / "heads"))
+sys.path.insert(0, str(HERE.parent / "training"))
 sys.path.append(str(HERE.parent))  # tests.support
 
 from build_data import default_judge_dev  # noqa: E402

@@ -195,7 +195,7 @@ def test_every_shipped_head_reads_the_prompt_our_check_sends_today(name, spec):
     assert list(asked.labels) == spec["labels"] and all(s in asked.signals or s == "prompt_logodds"
                                                         for s in spec["side"]), name
     # the head's weights mean something only for the exact text it was fitted on: a changed template,
-    # instruction or head system turn must be refitted (benchmarks/heads/fit_heads.py --write)
+    # instruction or head system turn must be refitted (training/fit_heads.py --write)
     prompt = build_head_prompt(asked)
     assert hashlib.sha256(prompt.encode()).hexdigest() == canonical["head_prompt_sha256"], name
 

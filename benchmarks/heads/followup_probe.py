@@ -24,7 +24,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parents[1]))
-sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(HERE.parents[1] / "training"))
 
 from build_data import default_out  # noqa: E402
 from extract_features import requests_for  # noqa: E402

@@ -28,7 +28,7 @@ from pathlib import Path
 import numpy as np
 
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(HERE.parents[1] / "training"))  # the fitting code it measures
 
 from extract_features import default_out  # noqa: E402
 from fit_heads import SIDE, Head, balanced_accuracy, load_rows, positive_labels, side_features  # noqa: E402

@@ -12,7 +12,7 @@ Stages (``collect --stage``), each appending to ``--out`` and skipping rows alre
   label, seeded) and on "copy with one fact changed" pairs (``one_fact_changed.py``) from
   judge-dev's supported rows: the changed claim and its unchanged twin (``--pairs``).
 * ``public``: public contradiction rows: VitaminC "refutes" and MultiNLI "contradiction"
-  (``--public`` of each), read from a Lifelong-ICL snapshot as ``benchmarks/heads/build_data.py``
+  (``--public`` of each), read from a Lifelong-ICL snapshot as ``training/build_data.py``
   does (licences in ``benchmarks/data/README.md``).
 * ``accuracy_agent``: AccuracyAgent with the pair's passages as contexts, on pairs that have a
   question (``--agent-pairs``).
@@ -40,7 +40,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "benchmarks" / "heads"))
+sys.path.insert(0, str(ROOT / "training"))
 
 from one_fact_changed import DATA  # noqa: E402
 from one_fact_changed import OUT as PAIRS  # noqa: E402

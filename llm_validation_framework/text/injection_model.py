@@ -18,7 +18,7 @@ about the subject. Its features:
   sentences past the floor pay its cost; without the package, or with other weights than the
   file names, the first reading decides at its own threshold (said once in the log).
 
-The weights (``data/injection_detector.json``) are fitted by ``benchmarks/heads/fit_injection_detector.py``
+The weights (``data/injection_detector.json``) are fitted by ``training/fit_injection_detector.py``
 on written attempts and ordinary sentences, never on the injection benchmark's held-out sets; the
 file names the embedding model it belongs to (by sha256), and with another model
 (``LVF_EMBEDDING_MODEL``) the detector stays off. A sentence counts as an attempt when the model's

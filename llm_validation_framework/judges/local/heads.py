@@ -9,7 +9,7 @@ would write its first answer token. A head combines three signals there:
 * deterministic side signals the check computed (``VerdictRequest.signals``, e.g. word overlap).
 
 ``P = sigmoid(coef · standardise([h, side]) + intercept)``: arithmetic with numpy, fitted
-offline (``benchmarks/heads/fit_heads.py``) and shipped in ``data/heads.npz`` beside
+offline (``training/fit_heads.py``) and shipped in ``data/heads.npz`` beside
 ``data/heads.json``, keyed to the sha256 of the model they were fitted on. A head is used only
 for that model, for requests with its instructions and labels (the same ``prompt_hash``: any
 check asking the support question gets the support head), without a reason, and when

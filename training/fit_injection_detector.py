@@ -1,9 +1,9 @@
 """Fit the learned injection detector (``text/injection_model.py``) and measure it; write its weights.
 
-    python benchmarks/heads/fit_injection_detector.py [--write]
+    python training/fit_injection_detector.py [--write]
 
 Training rows, one sentence each:
-* attempts: ``benchmarks/data/injection_train/positives.jsonl``, written by ``make.py`` beside it from
+* attempts: ``training/data/injection_train/positives.jsonl``, written by ``make.py`` beside it from
   the suite's and the first held-out set's kinds, machine-formatted verdicts (log lines, key=value,
   CSV) and 35 languages (held-out 4 and 5's eleven since 6 Dec 2026; held-out 6 to 8's kept out);
 * ordinary sentences: ``negatives.jsonl`` beside it (hard ones: grading, scores, JSON, how-to
@@ -43,12 +43,12 @@ from pathlib import Path
 import numpy as np
 
 HERE = Path(__file__).resolve().parent
-ROOT = HERE.parents[1]
+ROOT = HERE.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(HERE))
-sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from build_data import default_judge_dev, default_out  # noqa: E402
+from manifest import record  # noqa: E402
 
 from llm_validation_framework.text.embeddings import PACKAGED_SHA256  # noqa: E402
 from llm_validation_framework.text.injection import injection_kinds  # noqa: E402
@@ -56,8 +56,8 @@ from llm_validation_framework.text.injection_model import BUCKETS, WEIGHTS, feat
 from llm_validation_framework.text.multilingual import DIMENSION, encode_multilingual, weights_sha256  # noqa: E402
 from llm_validation_framework.text.sentences import split_sentences  # noqa: E402
 
-TRAIN = ROOT / "benchmarks" / "data" / "injection_train"
-CASES = ROOT / "benchmarks" / "data"
+TRAIN = HERE / "data" / "injection_train"
+CASES = ROOT / "benchmarks" / "data"  # the evaluation sets, measured after fitting
 SEED = 0
 UPSTREAMS = ("nq", "truthfulqa", "hotpotqa", "attributionbench", "qnli", "wice", "multinli", "vitaminc")
 
@@ -289,6 +289,7 @@ def main() -> None:
             "fitted_on": {"attempts": len(pos_sent), "written_ordinary": len(neg_sent),
                           "natural_ordinary": int(nat.sum()), "c": args.c, "seed": SEED},
         }) + "\n")
+        record(WEIGHTS, "python training/fit_injection_detector.py --write")
         print(f"wrote {WEIGHTS} ({WEIGHTS.stat().st_size // 1024} KB)")
 
 

@@ -12,21 +12,29 @@ import json
 import os
 import random
 import re
+import sys
 import zlib
+from pathlib import Path
 
-import langs_finnic_baltic
-import langs_slavic_romance
-import langs_southeast_african
-import machine_formats
-from langs_more import LANG_DATA, SHARED_INT_POOLS
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # training/: the manifest
+
+import langs_finnic_baltic  # noqa: E402
+import langs_slavic_romance  # noqa: E402
+import langs_southeast_african  # noqa: E402
+import machine_formats  # noqa: E402
+from langs_more import LANG_DATA, SHARED_INT_POOLS  # noqa: E402
+from manifest import record  # noqa: E402
 
 # later languages, appended after langs_more's so that the earlier languages' rows stay as they were
 for _module in (langs_finnic_baltic, langs_slavic_romance, langs_southeast_african):
     LANG_DATA.update(_module.LANG_DATA)
 
 SEED = 20240611
+#: the rows' order in both files; fixed, so the bytes written do not depend on where the checkout lies
+SHUFFLE_SEED = SEED + 58
 R = random.Random(SEED)
 OUT_DIR = os.path.dirname(os.path.abspath(__file__))
+RECIPE = "python training/data/injection_train/make.py"
 OLD_LANGS = ["en", "fr", "de", "es", "it", "zh", "ja"]
 # languages from langs_more.py; each is generated after the old ones with its
 # own seeded Random, so adding them leaves the old languages' rows unchanged.
@@ -2360,7 +2368,7 @@ def build():
 
 def write(col, path):
     rows = list(col.rows)
-    random.Random(SEED + len(path)).shuffle(rows)
+    random.Random(SHUFFLE_SEED).shuffle(rows)
     with open(path, "w", encoding="utf-8") as f:
         for r in rows:
             f.write(json.dumps(r, ensure_ascii=False) + "\n")
@@ -2383,6 +2391,8 @@ def main():
     pos, neg = build()
     prow = write(pos, os.path.join(OUT_DIR, "positives.jsonl"))
     nrow = write(neg, os.path.join(OUT_DIR, "negatives.jsonl"))
+    record(Path(OUT_DIR) / "positives.jsonl", RECIPE)
+    record(Path(OUT_DIR) / "negatives.jsonl", RECIPE)
     report("positives.jsonl", prow, pos)
     report("negatives.jsonl", nrow, neg)
     # sanity checks

@@ -1,7 +1,7 @@
 """Read the local model's final hidden state for every labelled row: the features verdict heads are fitted on.
 
-    python benchmarks/heads/extract_features.py --task support --data ../shared/data/judge-dev/support.jsonl
-    python benchmarks/heads/extract_features.py --task relevance --data DIR/relevance.jsonl --threads 1
+    python training/extract_features.py --task support --data ../shared/data/judge-dev/support.jsonl
+    python training/extract_features.py --task relevance --data DIR/relevance.jsonl --threads 1
 
 For each row the script runs OUR check with a recording judge, so the request is exactly the one
 the check sends at run time (evidence selection, templates, judge hints of the local judge), then
@@ -24,7 +24,7 @@ from pathlib import Path
 
 import numpy as np
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from llm_validation_framework import JudgeProfile, ScriptedJudge  # noqa: E402

@@ -26,11 +26,11 @@ repository. Every row has ``id``, ``source``, ``group`` (question / article / pr
 a group across folds) and ``label``; each (file, source) slice is label-balanced; sampling is
 seeded, so a rebuild gives byte-identical files.
 
-    python benchmarks/heads/build_data.py --help
-    python benchmarks/heads/build_data.py                     # discover snapshots, default out dir
-    python benchmarks/heads/build_data.py --hotpot-git DIR --lifelong-icl-git DIR --out DIR
+    python training/build_data.py --help
+    python training/build_data.py                     # discover snapshots, default out dir
+    python training/build_data.py --hotpot-git DIR --lifelong-icl-git DIR --out DIR
 
-Provenance, licences and label mappings: ``benchmarks/data/README.md``.
+Provenance, licences and label mappings: ``training/DATA.md``.
 """
 
 from __future__ import annotations
@@ -46,7 +46,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[1]
 
 # Pinned upstream snapshots: (owner/name, commit).
 HOTPOT_REPO = ("Rakin061/hotpot", "077eab2e2b7c8e81a7d7baaea8d22f4f13f9ad3f")
@@ -442,7 +442,7 @@ def report(name: str, rows: list[dict]) -> None:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                      formatter_class=argparse.RawDescriptionHelpFormatter,
-                                     epilog="Provenance and licences: benchmarks/data/README.md")
+                                     epilog="Provenance and licences: training/DATA.md")
     parser.add_argument("--out", type=Path, default=default_out(),
                         help="data dir (default: $LVF_BENCH_DATA or ~/.cache/llm_validation_framework/bench-data)")
     parser.add_argument("--mirror-root", type=Path, default=default_mirror_root(),

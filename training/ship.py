@@ -10,8 +10,9 @@ import json
 from pathlib import Path
 
 import numpy as np
+from manifest import record
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[1]
 
 HEAD_NAMES = {"support": "support", "relevance": "context_relevance", "answer_accuracy": "answer_accuracy",
               "answer_relevancy": "relevancy"}
@@ -70,4 +71,7 @@ def write_head(name: str, spec: dict, arrays: dict, model_path: str) -> None:
     existing.update({f"{name}.{k}": v for k, v in arrays.items()})
     np.savez_compressed(npz_path, **existing)
     meta_path.write_text(json.dumps(meta, indent=1, sort_keys=True) + "\n")
+    recipe = "python training/fit_heads.py --task TASK --write (each shipped head; see training/README.md)"
+    record(npz_path, recipe)
+    record(meta_path, recipe)
     print(f"wrote head {name!r} to {npz_path} ({npz_path.stat().st_size // 1024} KB)")

@@ -1,7 +1,7 @@
 """Fit the local judge's verdict heads and measure them leave-one-source-out.
 
-    python benchmarks/heads/fit_heads.py --task support              # LOSO report only
-    python benchmarks/heads/fit_heads.py --task support --write      # also write the shipped head
+    python training/fit_heads.py --task support              # LOSO report only
+    python training/fit_heads.py --task support --write      # also write the shipped head
 
 Reads the features of ``extract_features.py`` (hidden state at the verdict position, per row)
 and the rows' texts, and compares, per source held out (fit on every other source):
@@ -30,10 +30,11 @@ from pathlib import Path
 import numpy as np
 
 HERE = Path(__file__).resolve().parent
-ROOT = HERE.parents[1]
+ROOT = HERE.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(HERE))
 
+from build_data import default_judge_dev  # noqa: E402
 from extract_features import default_out  # noqa: E402
 from readout import label_rows  # noqa: E402
 from ship import HEAD_NAMES, canonical_of, prompt_hash_of, write_head  # noqa: E402
@@ -42,7 +43,7 @@ from llm_validation_framework.judges.local.heads import label_logprobs  # noqa: 
 from llm_validation_framework.text.overlap import answer_coverage, word_overlap  # noqa: E402
 from llm_validation_framework.text.similarity import similarity  # noqa: E402
 
-JUDGE_DEV = ROOT.parent / "shared" / "data" / "judge-dev"
+JUDGE_DEV = default_judge_dev()
 POSITIVE = {"supported", "1", 1, "correct"}
 
 
