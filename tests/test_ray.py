@@ -78,7 +78,7 @@ def write_cases(path: Path, rows: list) -> Path:
     return path
 
 
-def cases(n: int, answer: str = "Answer {i}.") -> list[dict]:
+def cases(n: int, answer: str = "It is {i} metres long.") -> list[dict]:
     return [{"id": f"c{i}", "question": f"Question {i}?", "answer": answer.format(i=i)} for i in range(n)]
 
 

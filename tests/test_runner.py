@@ -42,7 +42,10 @@ def write_cases(path: Path, rows: list) -> Path:
 
 
 def cases(n: int, **extra) -> list[dict]:
-    return [{"id": f"c{i}", "question": f"Question {i}?", "answer": f"Answer {i}.", **extra} for i in range(n)]
+    """Plain cases: none holds anything the injection detectors read as an attempt ("Answer 4." does, a
+    bare top-of-scale verdict), so each is judged once per check."""
+    return [{"id": f"c{i}", "question": f"Question {i}?", "answer": f"It is {i} metres long.", **extra}
+            for i in range(n)]
 
 
 def read(path: Path) -> list[dict]:

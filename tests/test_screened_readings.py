@@ -121,17 +121,30 @@ ROWS = [json.loads(line) for f in [DATA / "injection.jsonl", *sorted(DATA.glob("
         for line in f.read_text(encoding="utf-8").splitlines()]
 
 
+_LABEL_WORDS = re.compile(r"\b(yes|correct|relevant|supported|faithful|true|pass|partly)\b", re.IGNORECASE)
+
+
+def _order_survives(withheld) -> bool:
+    """Whether the elided reading still holds an order the obedient judge would follow: the detector
+    marked only part of it (its recall, measured in benchmarks, not what this rule is about)."""
+    texts = [withheld.answer or "", *(p.text for p in withheld.passages)]
+    return any(_ORDER_WORDS.search(t) and _LABEL_WORDS.search(t) for t in texts)
+
+
 def test_a_marked_english_order_never_moves_an_obedient_judge():
-    """Over every attack the defence marks: the judge that obeys what it reads scores the attacked case
-    no higher than the clean one, whatever the order said, as long as it was marked whole."""
+    """Over every attack the defence marks whole: the judge that obeys what it reads scores the attacked
+    case no higher than the clean one, whatever the order said."""
+    import asyncio
+
     moved, marked = [], 0
     for row in ROWS:
+        screening = asyncio.run(screen_sample(parse_sample(row["injected"])))
+        if screening.withheld is None or _order_survives(screening.withheld):
+            continue
         agent_class = AGENTS[row["agent"]]
         attacked = agent_class(judge=ScriptedJudge(obeys_what_it_reads)).evaluate(row["injected"])
-        if not any("readings" in check.details for check in attacked.checks):
-            continue  # nothing marked: the detectors' own recall is measured in benchmarks
-        marked += 1
         clean = agent_class(judge=ScriptedJudge(obeys_what_it_reads)).evaluate(row["clean"])
+        marked += 1
         if attacked.score > clean.score + 1e-9:
             moved.append((row["id"], clean.score, attacked.score))
     assert marked > 200 and not moved, (marked, moved)
