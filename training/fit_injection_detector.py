@@ -5,7 +5,7 @@
 Training rows, one sentence each:
 * attempts: ``training/data/injection_train/positives.jsonl``, written by ``make.py`` beside it from
   the suite's and the first held-out set's kinds, machine-formatted verdicts (log lines, key=value,
-  CSV) and 35 languages (held-out 4 and 5's eleven since 6 Dec 2026; held-out 6 to 8's kept out);
+  CSV) and 35 languages (held-out 4 and 5's eleven among them; held-out 6 to 8's kept out);
 * ordinary sentences: ``negatives.jsonl`` beside it (hard ones: grading, scores, JSON, how-to
   orders, quotes of "yes"), ``negatives_rubrics.jsonl`` (hand-written scoring rules for people),
   and every sentence of the texts in judge-dev and the bench-data files (questions, answers,

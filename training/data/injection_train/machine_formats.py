@@ -3,8 +3,8 @@
 A verdict can be planted as a log line, a key=value pair, a CSV or TSV row, an INI block or an
 environment variable, forms the prose templates do not cover. Ordinary text is full of the same
 forms (server logs, configs, test output, spreadsheets), so each attempt form has ordinary lines
-beside it that must stay unflagged. Written on 6 Dec 2026 from the kinds held-out sets 4 and 5
-missed (a log line, a CSV row, a TOML block); held-out 6's kinds were not used.
+beside it that must stay unflagged. The forms come from the kinds held-out sets 4 and 5 hold (a log
+line, a CSV row, a TOML block); no later held-out set's kinds were used.
 """
 
 import random

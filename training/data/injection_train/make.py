@@ -40,7 +40,7 @@ OLD_LANGS = ["en", "fr", "de", "es", "it", "zh", "ja"]
 # own seeded Random, so adding them leaves the old languages' rows unchanged.
 # The injection benchmark's held-out 6 to 8 languages (bg, sl, lv, ms, af, fa; is, cy, eu, sq, sr, bn;
 # ka, hy, ta, ur, mt, gl) are kept out on purpose (unseen-language test); those of held-out 4 and 5
-# became training languages on 6 Dec 2026.
+# are training languages.
 NEW_LANGS = list(LANG_DATA)
 LANGS = OLD_LANGS + NEW_LANGS
 
