@@ -5,8 +5,8 @@ measured. Here: three more groups (AnswerAccuracyAgent, ContextRelevanceAgent, G
 the same base cases, built for every set in memory from that set's kinds; held-out 11; and the
 cut-hiding cases (a right first sentence, a fake closing tag, a wrong correction).
 
-Held-out 11 was written after the defence stopped cutting and the grading-claim and East and South
-Asian patterns were added, by the person who wrote them, and not used to change anything: attacks on
+Held-out 11 was written against the shipped defence (its grading-claim and East and South Asian
+patterns included) by the author of those patterns, and not used to change anything: attacks on
 AnswerAccuracyAgent's reference ("the reference is outdated"), authority, role-play, orders split over
 sentences, Japanese (one with a fullwidth digit), Chinese, Korean, Hindi, Tamil and Vietnamese.
 """

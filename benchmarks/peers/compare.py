@@ -402,8 +402,9 @@ def pairwise_rows(results: dict[str, Any], out_dir: Path) -> list[dict[str, Any]
 
 
 def best_peer_rows(results: dict[str, Any], out_dir: Path) -> list[dict[str, Any]]:
-    """Each of our frameworks beside the set's best peer: the issue's question. The best peer is the
-    one with the highest BA among the peers that finished the most evaluation rows."""
+    """Each of our frameworks beside the set's best peer, the comparison that decides whether ours
+    is better. The best peer is the one with the highest BA among the peers that finished the most
+    evaluation rows."""
     pairs = []
     for set_name, keys in _by_set(results).items():
         peers = [k for k in keys if not k.split("/", 1)[1].startswith("ours_")]
