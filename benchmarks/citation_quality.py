@@ -37,7 +37,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import os
 import random
 import re
 import sys
@@ -48,6 +47,8 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.append(str(ROOT / "training"))
+from build_data import default_judge_dev  # noqa: E402
 
 from llm_validation_framework.checks.citation_accuracy import CitationAccuracyCheck
 from llm_validation_framework.checks.citation_faithfulness import CitationFaithfulnessCheck
@@ -56,7 +57,7 @@ from llm_validation_framework.errors import CheckJudgeError
 from llm_validation_framework.types.inputs import parse_sample
 from llm_validation_framework.types.results import CheckResult
 
-DATA = Path(os.environ.get("LVF_JUDGE_DEV", ROOT.parent / "shared" / "data" / "judge-dev")) / "citation.jsonl"
+DATA = default_judge_dev() / "citation.jsonl"
 _WORD = re.compile(r"[a-z0-9]+")
 STOP = set("""a an the of in on at to for from by with and or but is are was were be been being it its this that
 these those as which who whom what when where why how do does did not no yes than then there their they he she his

@@ -43,7 +43,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import os
 import random
 import resource
 import sys
@@ -54,10 +53,12 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.append(str(ROOT / "training"))
+from build_data import default_judge_dev  # noqa: E402
 
 from llm_validation_framework.text.overlap import word_overlap  # noqa: E402
 
-DATA = Path(os.environ.get("LVF_JUDGE_DEV", ROOT.parent / "shared" / "data" / "judge-dev"))
+DATA = default_judge_dev()
 DEFAULT_EVIDENCE_CHARS = 600
 DEFAULT_FILES = {"support": DATA / "support.jsonl", "groundedness": DATA / "support.jsonl",
                  "relevance": DATA / "relevance.jsonl", "factual": DATA / "answer_accuracy.jsonl",

@@ -33,7 +33,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import os
 import random
 import re
 import sys
@@ -44,8 +43,10 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.append(str(ROOT / "training"))
+from build_data import default_judge_dev  # noqa: E402
 
-DATA = Path(os.environ.get("LVF_JUDGE_DEV", ROOT.parent / "shared" / "data" / "judge-dev"))
+DATA = default_judge_dev()
 STOP = set("""a an the of in on at to for from by with and or but is are was were be been being it its this that
 these those as which who whom what when where why how do does did not no yes than then there their they he she his
 her him i you we our your my me us them so if about into over under after before also can could would should will

@@ -81,6 +81,8 @@ def default_mirror_root() -> Path:
 
 
 def default_judge_dev() -> Path:
+    """The shared judge-dev folder: ``$LVF_JUDGE_DEV``, else ``../shared/data/judge-dev`` beside the
+    checkout. Every script that reads judge-dev finds it here, so one variable moves it for all."""
     env = os.environ.get("LVF_JUDGE_DEV")
     return Path(env) if env else ROOT.parent / "shared" / "data" / "judge-dev"
 

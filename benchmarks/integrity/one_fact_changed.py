@@ -19,14 +19,17 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import random
 import re
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-DATA = Path(os.environ.get("LVF_JUDGE_DEV", ROOT.parent / "shared" / "data" / "judge-dev"))
+sys.path.append(str(ROOT / "training"))
+from build_data import default_judge_dev  # noqa: E402
+
+DATA = default_judge_dev()
 OUT = ROOT / "benchmarks" / "data" / "one_fact_changed.jsonl"
 
 MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October",

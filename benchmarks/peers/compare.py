@@ -36,6 +36,8 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(ROOT))
+sys.path.append(str(ROOT / "training"))
+from build_data import default_judge_dev  # noqa: E402
 from common import (  # noqa: E402
     PEER_ENV,
     SETS,
@@ -54,7 +56,7 @@ from common import (  # noqa: E402
     summarise,
 )
 
-DATA = ROOT.parent / "shared" / "data" / "judge-dev"
+DATA = default_judge_dev()
 #: set by Ctrl-C: no framework starts another row, and a row cut short is not written (resume redoes it)
 STOP = threading.Event()
 _PEERS: set[subprocess.Popen] = set()

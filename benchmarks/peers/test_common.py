@@ -9,9 +9,11 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.append(str(Path(__file__).resolve().parents[2] / "training"))
+from build_data import default_judge_dev  # noqa: E402
 from common import Progress, auc, balanced_accuracy, choose_threshold, load_rows, sample_rows, summarise  # noqa: E402
 
-DATA = Path(__file__).resolve().parents[3] / "shared" / "data" / "judge-dev"
+DATA = default_judge_dev()
 
 
 def rows(n_groups=20, per_group=3, sources=("a", "b")):
