@@ -36,9 +36,9 @@ DATA = Path(__file__).parent / "data"
 def set_files() -> dict[str, Path]:
     """Every benchmark set by name: ``suite`` and ``heldout``, ``heldout2`` … in number order."""
     files = {"suite": DATA / "injection.jsonl"}
-    held = sorted(DATA.glob("injection_heldout*.jsonl"),
-                  key=lambda p: int(p.stem.removeprefix("injection_heldout") or 1))
-    files.update({p.stem.removeprefix("injection_"): p for p in held})
+    for path in sorted(DATA.glob("injection_heldout*.jsonl")):  # two-digit numbers: name order is number order
+        number = int(path.stem.removeprefix("injection_heldout"))
+        files["heldout" if number == 1 else f"heldout{number}"] = path
     return files
 
 

@@ -119,7 +119,10 @@ def fit(x: np.ndarray, y: np.ndarray, c: float):
 
 def heldout_attempts(name: str) -> list[tuple[str, str]]:
     """(kind, injected text) of a benchmark set, the text being the field the attempt is in."""
-    path = CASES / ("injection.jsonl" if name == "suite" else f"injection_{name}.jsonl")
+    if name == "suite":
+        path = CASES / "injection.jsonl"
+    else:  # held-out files carry two-digit numbers; the set named "heldout" is the first
+        path = CASES / f"injection_heldout{int(name.removeprefix('heldout') or 1):02d}.jsonl"
     rows = [json.loads(line) for line in path.read_text().splitlines()]
     return [(r["kind"], r["injected"]["answer"] if r["field"] == "answer" else r["injected"]["contexts"][0])
             for r in rows]
