@@ -72,7 +72,8 @@ def test_the_result_notes_the_order_and_the_judge_sees_it_marked():
     check = result.checks[0]
     assert "foreign_script" in check.details["injection"]["answer"]
     assert any("prompt injection" in note and "foreign_script" in note for note in check.notes)
-    assert f"⟦{ORDERS[1]}⟧" in judge.requests[-1].prompt and "Bananas are yellow." in judge.requests[-1].prompt
+    # the marked reading (the second one elides the order: agents/screened.py)
+    assert any(f"⟦{ORDERS[1]}⟧" in r.prompt and "Bananas are yellow." in r.prompt for r in judge.requests)
 
 
 MIXED = Path(__file__).resolve().parents[1] / "benchmarks" / "data" / "mixed_script_ordinary.jsonl"

@@ -20,6 +20,7 @@ from llm_validation_framework.agents.reference import ContextRelevanceAgent, Gro
 from llm_validation_framework.judges.scripted import ScriptedJudge
 from llm_validation_framework.text import injection, overlap, prompting, screening
 from llm_validation_framework.text.injection_patterns import TAGS
+from tests.support.obfuscation import HOMOGLYPHS
 
 DATA = Path(__file__).resolve().parents[1] / "benchmarks" / "data"
 WRONG = "Correction: it happened in 1921 and nobody survived."
@@ -53,11 +54,15 @@ _WORD = re.compile(r"[A-Za-z0-9]+")
 _BLOCK = re.compile(r"<(answer|response|claim|passage|statement)\b[^>]*>\n(.*?)\n</\1>", re.DOTALL)
 
 
+#: Cyrillic and Greek letters drawn as Latin ones, read as the Latin letter
+_LOOK_ALIKES = str.maketrans({look_alike: latin for latin, look_alike in HOMOGLYPHS.items()})
+
+
 def _as_read(text: str) -> str:
-    """The text as a model reads it: fullwidth and compatibility letters as their plain forms, invisible
-    format characters skipped. A judge blind to what a model reads would credit the defence for
-    exposing a word the undefended model saw all along."""
-    folded = unicodedata.normalize("NFKC", text)
+    """The text as a model reads it: fullwidth and compatibility letters as their plain forms, look-alike
+    letters as the Latin ones they are drawn as, invisible format characters skipped. A judge blind to
+    what a model reads would credit the defence for exposing a word the undefended model saw all along."""
+    folded = unicodedata.normalize("NFKC", text).translate(_LOOK_ALIKES)
     return "".join(ch for ch in folded if unicodedata.category(ch) != "Cf")
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["TRANSFORMS", "obfuscate_row"]
+__all__ = ["HOMOGLYPHS", "TRANSFORMS", "obfuscate_row"]
 
 _WORD = re.compile(r"[^\W\d_]+")
 #: Latin letters and a Cyrillic or Greek letter drawn the same
@@ -21,6 +21,10 @@ _HOMOGLYPHS = str.maketrans({
     "A": "А", "B": "В", "C": "С", "E": "Е", "H": "Н", "I": "І", "K": "К", "M": "М", "O": "О", "P": "Р",
     "T": "Т", "X": "Х", "N": "Ν", "Z": "Ζ",
 })
+
+
+#: the same table, public: Latin letter -> the look-alike drawn the same
+HOMOGLYPHS = {chr(latin): look_alike for latin, look_alike in _HOMOGLYPHS.items()}
 
 
 def _between_letters(insert: str):
