@@ -36,7 +36,7 @@ def test_without_the_extra_the_error_names_the_pip_command(data, tmp_path, monke
         run_dataset(data, "relevancy", judge=ScriptedJudge(best), out=out, cache=False, ray=True)
     assert not out.exists()  # nothing written before the error
     result = CliRunner().invoke(main, ["run", str(data), "--agent", "relevancy", "--ray", "-o", str(out),
-                                       "--judge", "test_ray_extra:scripted"])
+                                       "--judge", "tests.test_ray_extra:scripted"])
     assert result.exit_code == 2 and "llm_validation_framework[ray]" in result.output
 
 
@@ -55,7 +55,7 @@ def test_bad_ray_options_are_named(data, tmp_path):
     with pytest.raises(ConfigError, match="agents by name"):
         run_dataset(data, [RelevancyAgent(judge=ScriptedJudge(best))], out=out, cache=False, ray=True)
     result = CliRunner().invoke(main, ["run", str(data), "--agent", "relevancy", "--ray-actors", "2",
-                                       "-o", str(out), "--judge", "test_ray_extra:scripted"])
+                                       "-o", str(out), "--judge", "tests.test_ray_extra:scripted"])
     assert result.exit_code == 2 and "--ray-actors needs --ray" in result.output
 
 
