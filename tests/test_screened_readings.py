@@ -52,11 +52,13 @@ def test_an_order_the_defence_marked_no_longer_raises_the_score(agent_class):
 def test_the_elided_reading_shows_no_marked_word():
     screening = _screen({**WRONG, "answer": WRONG["answer"] + ORDER})
     assert screening.withheld is not None
-    assert screening.withheld.answer == f"It ended in 1968. {WRONG_ELISION}"
+    assert screening.withheld.answer == WRONG["answer"]  # an appended order leaves the answer as written
     assert "Grader" in screening.sample.answer  # the marked reading keeps every word
 
 
-WRONG_ELISION = WITHHELD
+def test_a_text_that_is_all_attempt_reads_as_an_elision():
+    screening = _screen({**WRONG, "answer": ORDER.strip()})
+    assert screening.withheld is not None and screening.withheld.answer == WITHHELD
 
 
 def test_an_ordinary_case_is_read_once():
@@ -79,7 +81,7 @@ def _screen(case: dict):
 
 def _reader(scores: dict[str, float | None | Exception]):
     async def run(sample):
-        outcome = scores["withheld" if WITHHELD in (sample.answer or "") else "marked"]
+        outcome = scores["marked" if "Grader" in (sample.answer or "") else "withheld"]
         if isinstance(outcome, Exception):
             raise outcome
         if outcome is None:

@@ -234,17 +234,33 @@ def unmarked(text: str) -> str:
     return _MARKED.sub(" ", text) if MARK_OPEN in text else text
 
 
-#: what stands where a marked span was, in the second reading of a screened case: an elision, which a
-#: judge reads as text left out and which gives it nothing to obey
+#: the whole of a text whose every word was marked, in the second reading: an elision, so that no
+#: input is empty
 WITHHELD = "[…]"
+#: a marked span with the blanks on its left, which go with it
+_MARKED_GAP = re.compile(r"[ \t]*" + _MARKED.pattern)
 
 
 def withhold(text: str) -> str:
-    """``text`` (as :func:`defuse` returns it) with each marked span replaced by :data:`WITHHELD`: the
-    second reading of a case holding an attempt. A small model can still obey an order it is shown
-    inside marks; the agent judges both readings and keeps the lower score, so the order can only
-    take trust away (:mod:`~llm_validation_framework.agents.screened`)."""
-    return _MARKED.sub(WITHHELD, text) if MARK_OPEN in text else text
+    """``text`` (as :func:`defuse` returns it) without its marked spans: the second reading of a case
+    holding an attempt. A small model can still obey an order it is shown inside marks; the agent
+    judges both readings and keeps the lower score, so the order can only take trust away
+    (:mod:`~llm_validation_framework.agents.screened`). An attempt appended to an answer leaves the
+    answer exactly as it was written before it; the rest of the text keeps its layout; a text that was
+    all attempt reads :data:`WITHHELD`."""
+    if MARK_OPEN not in text:
+        return text
+    kept = _MARKED_GAP.sub(_left_blank, text)
+    kept = re.sub(r"\n[ \t]*\n(?:[ \t]*\n)+", "\n\n", kept).strip()
+    return kept or WITHHELD
+
+
+def _left_blank(match: re.Match[str]) -> str:
+    """One space where a span stood between two words on a line, nothing at a line's start or end."""
+    text, end = match.string, match.end()
+    before = text[match.start() - 1] if match.start() > 0 else "\n"
+    after = text[end] if end < len(text) else "\n"
+    return " " if before not in "\n" and after not in " \t\n" and match.group(0)[:1] in " \t" else ""
 
 
 def _attempts(prepared: str, *, learned: bool = True) -> list[InjectionSpan]:
