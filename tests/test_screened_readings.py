@@ -13,8 +13,7 @@ from llm_validation_framework import AccuracyAgent, AnswerAccuracyAgent, Relevan
 from llm_validation_framework.agents.reference import ContextRelevanceAgent, GroundednessAgent
 from llm_validation_framework.agents.screened import read_screened
 from llm_validation_framework.errors import JudgeError
-from llm_validation_framework.text.injection import WITHHELD
-from llm_validation_framework.text.screening import screen_sample
+from llm_validation_framework.text.screening import WITHHELD, screen_sample
 from llm_validation_framework.types.inputs import parse_sample
 from llm_validation_framework.types.results import CheckResult
 from llm_validation_framework.types.usage import Usage

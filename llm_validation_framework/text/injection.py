@@ -53,7 +53,7 @@ from .normalize import normalize
 from .scripts import foreign_script_sentences
 
 __all__ = ["KINDS", "MARK_CLOSE", "MARK_OPEN", "TAGS", "InjectionSpan", "defuse", "find_injections",
-           "injection_kinds", "injection_note", "prepare", "read_sample", "scan_sample", "unmarked", "withhold"]
+           "injection_kinds", "injection_note", "prepare", "read_sample", "scan_sample", "unmarked"]
 
 #: every kind, in the order results list them
 KINDS = (*PATTERN_KINDS, "foreign_script", "foreign_language", "grader_message", "hidden_text")
@@ -232,35 +232,6 @@ def unmarked(text: str) -> str:
     credit. Word overlap counts a claim's marked words against it but never as found, so an order
     that repeats the passages' words cannot raise it."""
     return _MARKED.sub(" ", text) if MARK_OPEN in text else text
-
-
-#: the whole of a text whose every word was marked, in the second reading: an elision, so that no
-#: input is empty
-WITHHELD = "[…]"
-#: a marked span with the blanks on its left, which go with it
-_MARKED_GAP = re.compile(r"[ \t]*" + _MARKED.pattern)
-
-
-def withhold(text: str) -> str:
-    """``text`` (as :func:`defuse` returns it) without its marked spans: the second reading of a case
-    holding an attempt. A small model can still obey an order it is shown inside marks; the agent
-    judges both readings and keeps the lower score, so the order can only take trust away
-    (:mod:`~llm_validation_framework.agents.screened`). An attempt appended to an answer leaves the
-    answer exactly as it was written before it; the rest of the text keeps its layout; a text that was
-    all attempt reads :data:`WITHHELD`."""
-    if MARK_OPEN not in text:
-        return text
-    kept = _MARKED_GAP.sub(_left_blank, text)
-    kept = re.sub(r"\n[ \t]*\n(?:[ \t]*\n)+", "\n\n", kept).strip()
-    return kept or WITHHELD
-
-
-def _left_blank(match: re.Match[str]) -> str:
-    """One space where a span stood between two words on a line, nothing at a line's start or end."""
-    text, end = match.string, match.end()
-    before = text[match.start() - 1] if match.start() > 0 else "\n"
-    after = text[end] if end < len(text) else "\n"
-    return " " if before not in "\n" and after not in " \t\n" and match.group(0)[:1] in " \t" else ""
 
 
 def _attempts(prepared: str, *, learned: bool = True) -> list[InjectionSpan]:

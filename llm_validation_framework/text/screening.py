@@ -14,14 +14,15 @@ learned heads were fitted on prompts built from unchanged texts).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import re
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 
 from ..types.inputs import Sample
-from .injection import MARK_OPEN, defuse, injection_note, read_sample, scan_sample, withhold
+from .injection import MARK_CLOSE, MARK_OPEN, defuse, injection_note, read_sample, scan_sample
 from .prompting import neutralize
 
-__all__ = ["Screening", "screen_sample"]
+__all__ = ["WITHHELD", "Screening", "screen_sample", "withhold"]
 
 
 @dataclass(frozen=True)
@@ -31,8 +32,8 @@ class Screening:
     ``sample`` is the case the checks read; ``found`` maps each input holding an attempt (named as in
     the case: ``answer``, ``passages[p1]`` …) to its kinds; ``changed`` names the inputs whose text the
     defence changed (those of ``found`` it acted on, and any it only normalised). ``withheld`` is the
-    second reading, when the defence marked a span: ``sample`` with every marked span replaced by an
-    elision (:func:`~.injection.withhold`); None when nothing was marked."""
+    second reading, when the defence marked a span: ``sample`` with every marked span left out
+    (:func:`withhold`); None when nothing was marked."""
 
     sample: Sample
     found: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
@@ -61,42 +62,55 @@ async def screen_sample(sample: Sample) -> Screening:
     changed: list[str] = []
 
     def screened(text: str, name: str) -> str:
-        if not text:
-            return text
         out = neutralize(defuse(text))
         if out != text:
             changed.append(name)
         return out
 
-    def screened_field(text: str | None, name: str) -> str | None:
-        return None if text is None else screened(text, name)
-
-    question = screened_field(sample.question, "question")
-    answer = screened_field(sample.answer, "answer")
-    reference = screened_field(sample.reference, "reference")
-    references = tuple(screened(text, f"references[{i}]") for i, text in enumerate(sample.references))
-    passages = tuple(replace(p, text=screened(p.text, f"passages[{p.id}]")) for p in sample.passages)
-    turns = tuple(replace(t, content=screened(t.content, f"conversation[{i}]"))
-                  for i, t in enumerate(sample.conversation))
+    screened_sample = _each_text(sample, screened)
     if not changed:
         return Screening(sample, found)
-    screened_sample = replace(sample, question=question, answer=answer, reference=reference, references=references,
-                              passages=passages, conversation=turns)
-    return Screening(screened_sample, found, tuple(changed), _withheld(screened_sample))
+    withheld = _each_text(screened_sample, lambda text, name: withhold(text))
+    return Screening(screened_sample, found, tuple(changed), withheld if withheld != screened_sample else None)
 
 
-def _withheld(sample: Sample) -> Sample | None:
-    """``sample`` with its marked spans elided, or None when no text of it holds a mark."""
-    texts = [sample.question, sample.answer, sample.reference, *sample.references,
-             *(p.text for p in sample.passages), *(t.content for t in sample.conversation)]
-    if not any(text and MARK_OPEN in text for text in texts):
-        return None
+def _each_text(sample: Sample, change: Callable[[str, str], str]) -> Sample:
+    """``sample`` with ``change(text, name)`` applied to each of its non-empty texts, named as in
+    :attr:`Screening.found`."""
+    def one(text: str | None, name: str) -> str | None:
+        return change(text, name) if text else text
 
-    def elided(text: str | None) -> str | None:
-        return withhold(text) if text else text
+    return replace(sample, question=one(sample.question, "question"), answer=one(sample.answer, "answer"),
+                   reference=one(sample.reference, "reference"),
+                   references=tuple(change(t, f"references[{i}]") if t else t for i, t in enumerate(sample.references)),
+                   passages=tuple(replace(p, text=one(p.text, f"passages[{p.id}]") or p.text) for p in sample.passages),
+                   conversation=tuple(replace(t, content=one(t.content, f"conversation[{i}]") or t.content)
+                                      for i, t in enumerate(sample.conversation)))
 
-    return replace(sample, question=elided(sample.question), answer=elided(sample.answer),
-                   reference=elided(sample.reference),
-                   references=tuple(withhold(text) for text in sample.references),
-                   passages=tuple(replace(p, text=withhold(p.text)) for p in sample.passages),
-                   conversation=tuple(replace(t, content=withhold(t.content)) for t in sample.conversation))
+
+#: the whole of a text whose every word was marked, in the second reading: an elision, so that no
+#: input is empty
+WITHHELD = "[…]"
+#: a marked span with the blanks on its left, which go with it
+_MARKED_GAP = re.compile(r"[ \t]*" + re.escape(MARK_OPEN) + r"[^" + MARK_OPEN + MARK_CLOSE + r"]*"
+                         + re.escape(MARK_CLOSE))
+
+
+def withhold(text: str) -> str:
+    """``text`` (as :func:`~.injection.defuse` returns it) without its marked spans: the second reading
+    of a case holding an attempt (:mod:`~llm_validation_framework.agents.screened`). An attempt
+    appended to an answer leaves the answer exactly as it was written before it; the rest of the text
+    keeps its layout; a text that was all attempt reads :data:`WITHHELD`."""
+    if MARK_OPEN not in text:
+        return text
+    kept = _MARKED_GAP.sub(_left_blank, text)
+    kept = re.sub(r"\n[ \t]*\n(?:[ \t]*\n)+", "\n\n", kept).strip()
+    return kept or WITHHELD
+
+
+def _left_blank(match: re.Match[str]) -> str:
+    """One space where a span stood between two words on a line, nothing at a line's start or end."""
+    text, end = match.string, match.end()
+    before = text[match.start() - 1] if match.start() > 0 else "\n"
+    after = text[end] if end < len(text) else "\n"
+    return " " if before not in "\n" and after not in " \t\n" and match.group(0)[:1] in " \t" else ""
