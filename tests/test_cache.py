@@ -275,7 +275,8 @@ class LocalLike(ScriptedJudge):
     """A scripted judge with a profile like the local model's (no field at its default)."""
 
     profile = JudgeProfile(evidence_chars=321, max_input_chars=5000, support_overlap_weight=0.5,
-                           answer_overlap_weight=0.5, prefers_yes_no=True, swapped_roles=False, in_process_model=True)
+                           answer_overlap_weight=0.5, substitution_rule=True, prefers_yes_no=True, swapped_roles=False,
+                           in_process_model=True)
 
 
 def test_the_cache_asks_what_its_judge_asks(tmp_path):

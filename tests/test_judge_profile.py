@@ -23,7 +23,8 @@ from llm_validation_framework.runner.probe import _ProbeJudge
 
 #: a profile with no field at its default, so a field a wrapper drops shows
 LOCAL_LIKE = JudgeProfile(evidence_chars=321, max_input_chars=5000, support_overlap_weight=0.5,
-                          answer_overlap_weight=0.25, prefers_yes_no=True, swapped_roles=False, in_process_model=True)
+                          answer_overlap_weight=0.25, substitution_rule=True, prefers_yes_no=True, swapped_roles=False,
+                          in_process_model=True)
 
 JUDGES = {
     "scripted": lambda: ScriptedJudge([]),
@@ -86,7 +87,7 @@ def test_a_hybrid_judge_asks_what_its_local_judge_reads_well_and_blends_nothing(
     local_judge, api_judge = JUDGES[local](), JUDGES[api]()
     limits = [p.max_input_chars for p in (local_judge.profile, api_judge.profile) if p.max_input_chars is not None]
     expected = replace(local_judge.profile, max_input_chars=min(limits) if limits else None,
-                       support_overlap_weight=0.0, answer_overlap_weight=0.0,
+                       support_overlap_weight=0.0, answer_overlap_weight=0.0, substitution_rule=False,
                        in_process_model=local_judge.profile.in_process_model or api_judge.profile.in_process_model)
     hybrid = HybridJudge(local_judge, api_judge)
     assert hybrid.profile == expected
@@ -105,7 +106,8 @@ def test_every_field_is_checked_by_the_wrapper_tests():
 
 @pytest.mark.parametrize("field, bad", [
     ("evidence_chars", 0), ("evidence_chars", "600"), ("max_input_chars", True), ("support_overlap_weight", 1.5),
-    ("answer_overlap_weight", "half"), ("prefers_yes_no", 1), ("swapped_roles", None), ("in_process_model", "no")])
+    ("answer_overlap_weight", "half"), ("prefers_yes_no", 1), ("swapped_roles", None), ("in_process_model", "no"),
+    ("substitution_rule", "yes")])
 def test_a_bad_field_is_a_config_error_naming_it(field, bad):
     with pytest.raises(ConfigError, match=f"JudgeProfile.{field}"):
         JudgeProfile(**{field: bad})

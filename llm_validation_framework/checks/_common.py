@@ -5,11 +5,15 @@ Checks import these from here, never from one another, so a check's module holds
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from ..errors import ConfigError, InputError
+from ..judges.base import Judge
+from ..text.substitution import Substitution, find_substitution
 from ..types.inputs import Sample
 
-__all__ = ["answer_of", "require_passages", "resolve_overlap_weight", "validate_concurrency", "validate_evidence_chars",
-           "validate_overlap_weight"]
+__all__ = ["answer_of", "changed_fact", "require_passages", "resolve_overlap_weight", "validate_concurrency",
+           "validate_evidence_chars", "validate_overlap_weight"]
 
 
 def validate_concurrency(value: object) -> int:
@@ -35,6 +39,14 @@ def validate_overlap_weight(value: object) -> float | None:
 def resolve_overlap_weight(own: float | None, judge_weight: float) -> float:
     """The check's own overlap weight, or (None) the judge's (a weight of its ``JudgeProfile``)."""
     return judge_weight if own is None else own
+
+
+def changed_fact(judge: Judge, claim: str, sources: Sequence[str]) -> Substitution | None:
+    """Where ``claim`` copies a sentence of ``sources`` with one fact changed, when the judge's profile
+    asks for the substitution rule (a check then scores the claim 0, as contradicted); else None."""
+    if not judge.profile.substitution_rule or not claim.strip():
+        return None
+    return find_substitution(claim, [s for s in sources if s])
 
 
 def answer_of(sample: Sample) -> tuple[str, str | None]:

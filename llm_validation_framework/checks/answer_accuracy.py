@@ -39,7 +39,7 @@ from ..text.overlap import answer_coverage
 from ..text.prompting import delimit, render, short_hash
 from ..types.inputs import Sample
 from ..types.results import CheckResult
-from ._common import resolve_overlap_weight, validate_overlap_weight
+from ._common import changed_fact, resolve_overlap_weight, validate_overlap_weight
 from .base import Check
 from .rating import TRIPLE_SCALE, ask_ratings, combine_ratings
 
@@ -116,19 +116,29 @@ class AnswerAccuracyCheck(Check):
         ratings = await ask_ratings(judge, self.requests(sample, swap_roles=self.swaps_roles(judge)))
         result = combine_ratings(self.name, ratings, prompt_hash=PROMPT_HASH,
                                  details={"references": len(gold_answers(sample)), "judge_calls": len(ratings)})
+        if result.score is None:
+            return result
         weight = resolve_overlap_weight(self.overlap_weight, judge.profile.answer_overlap_weight)
-        if not weight or result.score is None or result.method != "logprobs":
-            return result
         coverage = answer_coverage(sample.answer or "", gold_answers(sample), sample.question or "")
-        if coverage is None:  # every gold word is in the question (e.g. "yes"): coverage says nothing
+        if weight and result.method == "logprobs" and coverage is not None:
+            # coverage None: every gold word is in the question (e.g. "yes"), so coverage says nothing
+            score = mean(blend_verdict(rating.request, rating.verdict, coverage, weight)
+                         for rating in ratings if rating.verdict is not None)
+            result = replace(result, score=score, details={**result.details, "p_correct": round(result.score, 4),
+                                                           "coverage": round(coverage, 4)},
+                             notes=[*result.notes, f"score blends P(correct)={result.score:.2f} with the answer's "
+                                                   f"coverage of the gold answer {coverage:.2f} (weight {weight:g}), "
+                                                   "which never lifts the judge's P(0)"])
+        substitution = changed_fact(judge, sample.answer or "", gold_answers(sample))
+        if substitution is None:
             return result
-        score = mean(blend_verdict(rating.request, rating.verdict, coverage, weight)
-                     for rating in ratings if rating.verdict is not None)
-        return replace(result, score=score,
-                       details={**result.details, "p_correct": round(result.score, 4), "coverage": round(coverage, 4)},
-                       notes=[*result.notes, f"score blends P(correct)={result.score:.2f} with the answer's "
-                                             f"coverage of the gold answer {coverage:.2f} (weight {weight:g}), "
-                                             "which never lifts the judge's P(0)"])
+        described = substitution.describe().replace("the passage", "the reference").replace("the claim", "the answer")
+        return replace(result, score=0.0, reason=f"incorrect: {described}",
+                       details={**result.details, "substitution": {"kind": substitution.kind,
+                                                                   "claim_says": substitution.claim_says,
+                                                                   "passage_says": substitution.passage_says}},
+                       notes=[*result.notes, "the answer copies the reference with one fact changed: scored as "
+                                             f"incorrect (the judge's score was {result.score:.2f})"])
 
 
 # One system text for both templates (the local judge keeps it, and the shared question block

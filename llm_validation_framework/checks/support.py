@@ -15,9 +15,10 @@ from ..errors import JudgeError
 from ..judges.base import Judge, Verdict, VerdictRequest, blend_verdict
 from ..text.overlap import word_overlap
 from ..text.prompting import delimit, format_passages, render
+from ..text.substitution import Substitution
 from ..types.inputs import Passage, Sample
 from ..types.results import CheckResult
-from ._common import resolve_overlap_weight
+from ._common import changed_fact, resolve_overlap_weight
 from .base import Check, label_reason
 
 __all__ = ["SUPPORT_NEGATIVES", "SUPPORT_OPTIONS", "SupportCheck", "SupportOutcome", "build_support_request",
@@ -78,6 +79,8 @@ class SupportOutcome:
     request: VerdictRequest
     overlap: float | None = None
     trimmed_chars: int = 0
+    #: the fact the claim changed in a passage sentence it copies (the score is then 0)
+    substitution: Substitution | None = None
 
     @property
     def supported(self) -> bool:
@@ -91,6 +94,9 @@ class SupportOutcome:
             out["overlap"] = round(self.overlap, 4)
         if self.trimmed_chars:
             out["evidence_trimmed_chars"] = self.trimmed_chars
+        if self.substitution is not None:
+            out["substitution"] = {"kind": self.substitution.kind, "claim_says": self.substitution.claim_says,
+                                   "passage_says": self.substitution.passage_says}
         return out
 
 
@@ -102,7 +108,9 @@ async def judge_support(judge: Judge, claim: str, passages: Sequence[Passage], *
                         overlap_weight: float | None = None, ask: Asker | None = None) -> SupportOutcome:
     """Ask whether ``passages`` support ``claim``: evidence cut to the judge's budget (most relevant
     sentences kept, passage ids unchanged), one verdict, and the score the judge's profile calls for:
-    blended with word overlap (:func:`support_score`) only when the verdict is a read probability.
+    blended with word overlap (:func:`support_score`) only when the verdict is a read probability,
+    and 0 when the profile's substitution rule finds the claim copying a passage sentence with one
+    fact changed (:func:`~llm_validation_framework.text.substitution.find_substitution`).
 
     Raises :class:`JudgeError` like ``judge.verdict``; ``ask`` replaces ``judge.verdict`` (e.g. a
     per-evaluation memo shared by several checks).
@@ -117,7 +125,10 @@ async def judge_support(judge: Judge, claim: str, passages: Sequence[Passage], *
     if verdict.method == "logprobs":
         weight = resolve_overlap_weight(overlap_weight, judge.profile.support_overlap_weight)
     score, overlap = support_score(verdict, request, weight)
-    return SupportOutcome(verdict, score, request, overlap, trimmed)
+    substitution = changed_fact(judge, claim, [p.text for p in passages])
+    if substitution is not None:
+        score = 0.0
+    return SupportOutcome(verdict, score, request, overlap, trimmed, substitution)
 
 
 def support_result(name: str, outcome: SupportOutcome, **details: Any) -> CheckResult:
@@ -129,7 +140,12 @@ def support_result(name: str, outcome: SupportOutcome, **details: Any) -> CheckR
     if outcome.overlap is not None:
         notes.append(f"score blends P(supported)={verdict.score:.2f} with word overlap {outcome.overlap:.2f}, "
                      "which never lifts the judge's P(contradicted)")
-    return CheckResult(name=name, score=outcome.score, reason=verdict.reason or label_reason(verdict),
+    reason = verdict.reason or label_reason(verdict)
+    if outcome.substitution is not None:
+        reason = f"contradicted: {outcome.substitution.describe()}"
+        notes.append(f"the claim copies a passage sentence with one fact changed: scored as contradicted (the "
+                     f"judge read {verdict.label}, P(supported)={verdict.score:.2f})")
+    return CheckResult(name=name, score=outcome.score, reason=reason,
                        method=verdict.method, usage=verdict.usage, raw_replies=[verdict.raw] if verdict.raw else [],
                        prompt_hash=outcome.request.prompt_hash, notes=notes, details={**outcome.details(), **details})
 

@@ -229,10 +229,10 @@ class CachedJudge(Judge):
 
 
 #: settings that do not change a judge's answers: transport (a failure is never stored, nor a hybrid's
-#: stand-in for one), and the overlap weights (a check blends the verdict with word overlap after the
-#: judge answered, so a stored verdict serves any weight)
+#: stand-in for one), the overlap weights and the substitution rule (a check applies them to the verdict
+#: after the judge answered, so a stored verdict serves any setting)
 _VOLATILE = frozenset({"cache", "timeout", "timeout_s", "max_retries", "api_base",
-                       "support_overlap_weight", "answer_overlap_weight"})
+                       "support_overlap_weight", "answer_overlap_weight", "substitution_rule"})
 
 
 def _params(judge: Judge) -> dict[str, Any]:

@@ -85,11 +85,12 @@ class HybridJudge(Judge):
 
 def _hybrid_profile(local: JudgeProfile, api: JudgeProfile) -> JudgeProfile:
     """What checks may read of a hybrid judge: the local model reads every request, so its evidence
-    budget and question forms apply, and the smaller of the two context limits; no overlap blend,
-    since the API judge may decide."""
+    budget and question forms apply, and the smaller of the two context limits; no overlap blend or
+    substitution rule, since the API judge may decide."""
     limits = [limit for limit in (local.max_input_chars, api.max_input_chars) if limit is not None]
     return replace(local, max_input_chars=min(limits) if limits else None, support_overlap_weight=0.0,
-                   answer_overlap_weight=0.0, in_process_model=local.in_process_model or api.in_process_model)
+                   answer_overlap_weight=0.0, substitution_rule=False,
+                   in_process_model=local.in_process_model or api.in_process_model)
 
 
 def eval_mode(mode: str, *, api: Judge | None = None, local: Judge | None = None,

@@ -33,6 +33,11 @@ class JudgeProfile:
       paraphrase: for such judges a bounded blend of the two ranks better than either.
     * ``answer_overlap_weight``: weight of the answer's coverage of the gold answer blended into an
       answer-accuracy probability; the same reasoning.
+    * ``substitution_rule``: a claim that copies a passage (or gold answer) sentence but states a
+      different number, month, name or opposite in its place, or negates a copied word, scores 0
+      as contradicted whatever the judge read
+      (:func:`~llm_validation_framework.text.substitution.find_substitution`). A small model reads
+      such a near-copy as supported; a large one needs no rule.
     * ``prefers_yes_no``: a check that may ask a rating or a yes/no question asks yes/no (small
       models hedge on rating scales).
     * ``swapped_roles``: answer accuracy also asks its second template, answer and reference
@@ -45,6 +50,7 @@ class JudgeProfile:
     max_input_chars: int | None = None
     support_overlap_weight: float = 0.0
     answer_overlap_weight: float = 0.0
+    substitution_rule: bool = False
     prefers_yes_no: bool = False
     swapped_roles: bool = True
     in_process_model: bool = False
@@ -60,7 +66,7 @@ class JudgeProfile:
             if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0.0 <= value <= 1.0:
                 raise ConfigError(f"JudgeProfile.{name} must be a number within [0, 1] (0: the judge decides "
                                   f"alone), got {value!r}")
-        for name in ("prefers_yes_no", "swapped_roles", "in_process_model"):
+        for name in ("substitution_rule", "prefers_yes_no", "swapped_roles", "in_process_model"):
             if not isinstance(getattr(self, name), bool):
                 raise ConfigError(f"JudgeProfile.{name} must be True or False, got {getattr(self, name)!r}")
 

@@ -69,6 +69,7 @@ class LocalJudge(Judge):
     def __init__(self, model_path: str | os.PathLike | None = None, *, n_ctx: int = 4096, n_threads: int | None = None,
                  reasons: bool = False, reason_tokens: int = 60, n_probs: int = 20, evidence_chars: int = 600,
                  support_overlap_weight: float = 0.6, answer_overlap_weight: float = 0.5,
+                 substitution_rule: bool = True,
                  calibration: Mapping[str, Calibration | tuple[float, float]] | None | str = "default",
                  cache_dir: str | os.PathLike | None = None,
                  settings: Settings | None = None, backend: LocalBackend | None = None,
@@ -99,6 +100,9 @@ class LocalJudge(Judge):
             # "Why these defaults")
             support_overlap_weight=support_overlap_weight,
             answer_overlap_weight=answer_overlap_weight,
+            # and it reads a near-copy with one fact changed as supported: the deterministic rule
+            # scores such a claim contradicted (docs/judge-protocol.md)
+            substitution_rule=substitution_rule,
             # this model reads a yes/no question better than a 0/1/2 rating, and ranks answer
             # accuracy's swapped-roles template worse (docs/local-judge.md)
             prefers_yes_no=True,
@@ -187,7 +191,8 @@ class LocalJudge(Judge):
                      "heads": self._heads if isinstance(self._heads, bool) else sorted(self._heads),
                      "split_negatives": self.split_negatives,  # the weights: checks blend with overlap by them
                      "support_overlap_weight": self.profile.support_overlap_weight,
-                     "answer_overlap_weight": self.profile.answer_overlap_weight}
+                     "answer_overlap_weight": self.profile.answer_overlap_weight,
+                     "substitution_rule": self.profile.substitution_rule}
         if self._heads is not False:  # a new head file must not be answered from verdicts cached before it
             described["heads_version"] = heads_version()
         if isinstance(self._backend, ServedBackend):
