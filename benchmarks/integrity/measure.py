@@ -1,10 +1,13 @@
 """Contradicted means FAIL: pass rates on contradiction sets beside balanced accuracy, before and after.
 
-Collects the local judge's verdicts once (``collect``), then scores them with two rules
-(``report``): *before*, the unbounded mix ``(1 - w) x P + w x overlap``; *after*,
+Collects the local judge's verdicts once (``collect``), then scores them with three rules
+(``report``): *before*, the unbounded mix ``(1 - w) x P + w x overlap``; *bounded*,
 :func:`~llm_validation_framework.judges.base.blend_verdict`, which never lifts the judge's
-negative label. Every verdict is kept with its probabilities, so any weight can be re-scored
-without asking the model again.
+negative label; *after*, what ships: the bounded blend, and 0 for a claim that copies a passage
+sentence with one fact changed (the local judge's substitution rule,
+:func:`~llm_validation_framework.text.substitution.find_substitution`, recorded per row). Every
+verdict is kept with its probabilities, so any weight can be re-scored without asking the model
+again.
 
 Stages (``collect --stage``), each appending to ``--out`` and skipping rows already there:
 
@@ -116,7 +119,8 @@ async def support_verdict(judge, claim: str, passages: list[str]) -> dict:
 
     outcome = await judge_support(judge, claim, [Passage(id=str(i + 1), text=t) for i, t in enumerate(passages)])
     return {**verdict_row(outcome.verdict), "overlap": outcome.request.signals.get("overlap"),
-            "check_score": outcome.score}
+            "check_score": outcome.score,
+            "substitution": None if outcome.substitution is None else outcome.substitution.kind}
 
 
 def done_ids(out: Path) -> set[str]:
@@ -204,8 +208,13 @@ def agent_row(result) -> dict:
 # ----------------------------------------------------------------------------- scoring
 
 
+RULES = ("before", "bounded", "after")
+
+
 def support_score(row: dict, weight: float, rule: str) -> float:
-    """The support check's score for a collected verdict under ``rule`` ("before" or "after")."""
+    """The support check's score for a collected verdict under ``rule`` (one of :data:`RULES`)."""
+    if rule == "after" and row.get("substitution"):
+        return 0.0
     verdict = Verdict(label=row["label"], score=row["score"], method=row["method"],
                       probabilities=row["probabilities"] or None)
     overlap = row.get("overlap")

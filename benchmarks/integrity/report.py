@@ -1,8 +1,9 @@
 """Tables for ``measure.py report``: pass rates on contradiction sets and balanced accuracy, before and after.
 
 "Pass" is the check's or agent's own pass mark: a support score of at least 0.5, an agent
-status of PASS. *before* re-scores each collected verdict with the unbounded mix, *after* with
-the shipped rule; the agents' *before* is recomputed from their checks' recorded parts.
+status of PASS. *before* re-scores each collected verdict with the unbounded mix, *bounded* with
+the blend rule alone, *after* with what ships (the bounded blend and the substitution rule); the
+agents' *before* is recomputed from their checks' recorded parts, their *after* is their status.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from collections import defaultdict
 from statistics import mean
 
 from constraint import enforce, pass_rate
-from measure import SHIPPED_WEIGHT, WEIGHTS, read_jsonl, support_score
+from measure import RULES, SHIPPED_WEIGHT, WEIGHTS, read_jsonl, support_score
 
 PASS = 0.5
 
@@ -35,18 +36,22 @@ def support_tables(rows: list[dict], limit: float) -> None:
     twins = [r for r in pairs if r["member"] == "twin"]
 
     print(f"\nSupport check, weight {SHIPPED_WEIGHT}: pass rate (score >= {PASS})")
-    print(f"{'set':34s} {'before':>18s} {'after':>18s}")
+    print(f"{'set':34s} " + " ".join(f"{rule:>18s}" for rule in RULES))
     for name, subset in (("one fact changed (changed)", changed), ("one fact changed (twin)", twins),
                          *((f"public: {s}", [r for r in public if r["source"] == s])
                            for s in sorted({r["source"] for r in public}))):
-        before = [support_score(r, SHIPPED_WEIGHT, "before") >= PASS for r in subset]
-        after = [support_score(r, SHIPPED_WEIGHT, "after") >= PASS for r in subset]
-        print(f"{name:34s} {rate(before):>18s} {rate(after):>18s}")
+        print(f"{name:34s} " + " ".join(
+            f"{rate([support_score(r, SHIPPED_WEIGHT, rule) >= PASS for r in subset]):>18s}" for rule in RULES))
     kinds = sorted({r["kind"] for r in changed})
-    print("changed claims passing, by kind (before -> after): " + ", ".join(
-        f"{k} {sum(support_score(r, SHIPPED_WEIGHT, 'before') >= PASS for r in changed if r['kind'] == k)}"
-        f"->{sum(support_score(r, SHIPPED_WEIGHT, 'after') >= PASS for r in changed if r['kind'] == k)}"
-        f"/{sum(r['kind'] == k for r in changed)}" for k in kinds))
+    print("changed claims passing, by kind (" + " -> ".join(RULES) + "): " + ", ".join(
+        k + " " + "->".join(str(sum(support_score(r, SHIPPED_WEIGHT, rule) >= PASS for r in changed if r["kind"] == k))
+                            for rule in RULES) + f"/{sum(r['kind'] == k for r in changed)}" for k in kinds))
+    found = [r for r in changed if r.get("substitution")]
+    print(f"substitution rule: found in {rate([bool(r.get('substitution')) for r in changed])} of the changed claims, "
+          f"{rate([bool(r.get('substitution')) for r in twins])} of their twins, "
+          f"{rate([bool(r.get('substitution')) for r in dev if r['gold'] == 'supported'])} of supported judge-dev "
+          f"rows, {rate([bool(r.get('substitution')) for r in dev if r['gold'] != 'supported'])} of the others"
+          if found or dev else "substitution rule: not recorded")
     labels = defaultdict(int)
     for r in changed:
         labels[r["label"]] += 1
@@ -57,21 +62,21 @@ def support_tables(rows: list[dict], limit: float) -> None:
     sources = sorted({r["source"] for r in dev})
     print(f"\njudge-dev support ({len(dev)} rows), balanced accuracy at {PASS}, by weight "
           f"(changed-claim pass rate beside it)")
-    print(f"{'weight':>6s} {'rule':>6s} {'pooled':>7s} {'changed pass':>14s}  " + " ".join(s.split(':')[-1][:9].rjust(9)
+    print(f"{'weight':>6s} {'rule':>7s} {'pooled':>7s} {'changed pass':>14s}  " + " ".join(s.split(':')[-1][:9].rjust(9)
                                                                                           for s in sources))
     for weight in WEIGHTS:
-        for rule in ("before", "after"):
+        for rule in RULES:
             ba = balanced_accuracy([int(r["gold"] == "supported") for r in dev],
                                    [int(support_score(r, weight, rule) >= PASS) for r in dev])
             passed = [support_score(r, weight, rule) >= PASS for r in changed]
             per = [balanced_accuracy([int(r["gold"] == "supported") for r in dev if r["source"] == s],
                                      [int(support_score(r, weight, rule) >= PASS) for r in dev if r["source"] == s])
                    for s in sources]
-            print(f"{weight:6.1f} {rule:>6s} {ba:7.3f} {rate(passed):>14s}  " + " ".join(f"{v:9.3f}" for v in per))
+            print(f"{weight:6.1f} {rule:>7s} {ba:7.3f} {rate(passed):>14s}  " + " ".join(f"{v:9.3f}" for v in per))
 
     print(f"\nLeave one source out: the weight chosen on the other sources, among weights whose changed-claim pass "
           f"rate is at most {limit:.0%} (a weight above it is rejected whatever its accuracy)")
-    for rule in ("before", "after"):
+    for rule in RULES:
         allowed = [w for w in WEIGHTS
                    if enforce(f"  weight {w} ({rule})",
                               *pass_rate(changed, lambda r, w=w, rule=rule: support_score(r, w, rule) >= PASS), limit)]
