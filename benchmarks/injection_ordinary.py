@@ -7,8 +7,9 @@ Every distinct ordinary text (``training/fit_injection_detector.py``'s ``natural
 and the bench-data files' questions, answers, references, claims and passages; the learned detector's
 written ordinary rows in 35 languages, citation footers and scoring rubrics; the 80 English answers with
 sentences in other scripts of ``mixed_script_ordinary.jsonl``) is read by ``injection_kinds``, as a case's
-input is. Reported per source: texts flagged, by kind, and texts the normalisation changes (those prompts
-are no longer byte-identical to the ones the verdict heads were fitted on). The learned detector is the
+input is. Reported per source: texts flagged, by kind, texts read twice for a suspect sentence
+(``screening.suspects``: a second reading without it, the lower score kept), and texts the
+normalisation changes (those prompts are no longer byte-identical to the ones the verdict heads were fitted on). The learned detector is the
 shipped one, fitted on the written rows and on judge-dev's sources, so its hits there are in sample; the
 patterns, rules and normalisation were fitted on none of these texts. Bar for the defence: no more than 4
 flagged of the 8 562 ordinary texts (judge-dev and bench data). To measure another copy of the package,
@@ -30,7 +31,8 @@ sys.path.insert(0, str(HERE.parent / "training"))
 from build_data import default_judge_dev, default_out  # noqa: E402
 from fit_injection_detector import natural_texts  # noqa: E402
 
-from llm_validation_framework.text.injection import injection_kinds  # noqa: E402
+from llm_validation_framework.text.injection import injection_kinds, prepare  # noqa: E402
+from llm_validation_framework.text.screening import suspects  # noqa: E402
 
 try:  # the normalisation is newer than some copies of the package measured here
     from llm_validation_framework.text.normalize import normalize  # noqa: E402
@@ -57,23 +59,26 @@ def main() -> None:
     sources = {f"natural: {k}": v for k, v in natural_texts(default_judge_dev(), default_out()).items()}
     sources.update(written_rows())
     started = time.perf_counter()
-    print("| source | texts | flagged | by kind | changed by normalisation |")
-    print("|---|---|---|---|---|")
-    natural = [0, 0]
+    print("| source | texts | flagged | by kind | read twice | changed by normalisation |")
+    print("|---|---|---|---|---|---|")
+    natural = [0, 0, 0]
     for name, texts in sources.items():
         texts = list(dict.fromkeys(texts))
         kinds = {text: injection_kinds(text) for text in texts}
         flagged = [text for text, k in kinds.items() if k]
         by_kind = Counter(kind for text in flagged for kind in kinds[text])
         changed = sum(normalize(text) != text for text in texts)
+        # a suspect sentence, not flagged: the text costs a second reading without it (the lower stands)
+        twice = sum(1 for text in texts if not kinds[text] and suspects(prepare(text)))
         if name.startswith("natural"):
             natural[0] += len(flagged)
             natural[1] += len(texts)
-        print(f"| {name} | {len(texts)} | {len(flagged)} | {dict(by_kind) or ''} | {changed} |", flush=True)
+            natural[2] += twice
+        print(f"| {name} | {len(texts)} | {len(flagged)} | {dict(by_kind) or ''} | {twice} | {changed} |", flush=True)
         for text in flagged[:args.show]:
             print(f"    {kinds[text]}: {text[:140]!r}", file=sys.stderr)
     print(f"\nordinary texts of judge-dev and the bench data flagged: {natural[0]} of {natural[1]} (bar: 4 of 8 562); "
-          f"{time.perf_counter() - started:.0f} s")
+          f"read twice for a suspect sentence: {natural[2]}; {time.perf_counter() - started:.0f} s")
 
 
 if __name__ == "__main__":

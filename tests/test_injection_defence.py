@@ -90,6 +90,7 @@ def _undefended(monkeypatch) -> None:
         monkeypatch.setattr(module, "defuse", lambda text: text)
     monkeypatch.setattr(overlap, "unmarked", lambda text: text)
     monkeypatch.setattr(injection, "defuse", lambda text: text)
+    monkeypatch.setattr(screening, "suspects", lambda text: [])  # no second reading either
 
 
 def _agents_for(row: dict) -> list:

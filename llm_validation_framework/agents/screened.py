@@ -6,8 +6,11 @@ model still obeys an order it is shown between marks. So a check that reads the 
 it twice when the defence marked a span: once as marked, once with every marked span left out
 (:attr:`~llm_validation_framework.text.screening.Screening.withheld`), and keeps the result with the
 lower score. The marked reading keeps every word in sight; the other gives the judge no order to
-obey; the minimum of the two can only take trust away, so a defence never raises a score. A case with
-nothing marked is read once, as before: the second reading costs only cases that hold an attempt.
+obey; the minimum of the two can only take trust away, so a defence never raises a score. A sentence
+that may address the grader but is not marked (a lower bar:
+:func:`~llm_validation_framework.text.screening.suspects`) is left out of the second reading too. A
+case with neither is read once: the second reading costs only the cases that hold an attempt or a
+suspect sentence.
 """
 
 from __future__ import annotations
@@ -50,6 +53,10 @@ async def read_screened(run: Callable[[Sample], Awaitable[CheckResult]], screeni
     kept = second if second.score < marked.score else marked
     kept.usage = marked.usage
     kept.details["readings"] = {"marked": marked.score, "withheld": second.score}
-    kept.notes.append(f"judged as marked ({marked.score:.2f}) and with the marked text withheld "
-                      f"({second.score:.2f}): the lower score is kept")
+    if screening.changed:
+        kept.notes.append(f"judged as marked ({marked.score:.2f}) and with the marked text withheld "
+                          f"({second.score:.2f}): the lower score is kept")
+    elif kept is second:  # nothing marked: say so only when the reading without the suspect sentences decided
+        kept.notes.append(f"judged as written ({marked.score:.2f}) and without sentences that may address the "
+                          f"grader ({second.score:.2f}): the lower score is kept")
     return kept

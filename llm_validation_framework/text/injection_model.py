@@ -230,6 +230,20 @@ def grader_sentences(text: str, seams: tuple[int, ...] = ()) -> tuple[tuple[int,
     return tuple((start, end) for (start, end, _), h in zip(pieces, hit) if h)
 
 
+#: the bar at which a sentence is left out of a case's second reading without being marked: below the
+#: bar for marking it, since the lower of two readings can only take trust away (a sentence wrongly
+#: read as addressed to the grader costs one more judge call, and never raises a score)
+SUSPECT_THRESHOLD = 0.7
+
+
+def suspect_sentences(text: str) -> tuple[tuple[int, int], ...]:
+    """``(start, end)`` of every sentence of ``text`` the detector reads as possibly addressed to the
+    grader (probability at least :data:`SUSPECT_THRESHOLD`); empty when the detector is off."""
+    if not text or load_detector() is None:
+        return ()
+    return tuple((start, end) for start, end, p in read_texts([text])[0] if p >= SUSPECT_THRESHOLD)
+
+
 def _same_line(text: str, left: int, right: int) -> bool:
     return "\n" not in text[left:right]
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["COMPILED", "LATIN_VERDICT", "PATTERN_KINDS", "TAGS"]
+__all__ = ["COMPILED", "GRADING_TALK_SELF", "GRADING_TALK_WORDS", "LATIN_VERDICT", "PATTERN_KINDS", "TAGS"]
 
 _VERDICT_TERMS = (r"(?:yes|oui|ja|sí|correct|correcto|korrekt|richtig|supported|relevant|faithful|pass(?:ed)?|true|"
                   r"on[- ]topic|fully correct)")
@@ -198,3 +198,18 @@ _PATTERNS: dict[str, list[str]] = {
 PATTERN_KINDS = tuple(_PATTERNS)
 COMPILED = {kind: re.compile("|".join(f"(?:{p})" for p in patterns), re.IGNORECASE)
             for kind, patterns in _PATTERNS.items()}
+
+#: talk about the grading of the very text it stands in, which an ordinary answer or passage rarely holds:
+#: the text itself (this answer, the question above, the given reference) ...
+GRADING_TALK_SELF = re.compile(
+    r"\b(?:this|the\s+above|the\s+following|my|the\s+(?:given|provided|original|shown|current|previous|earlier))\s+"
+    r"(?:answer|response|reply|submission|item|question|reference|passage|passages|quiz|entry|output|text|context|"
+    r"document|key)s?\b|\b(?:question|reference|passage|prompt)\s+(?:shown\s+|given\s+|asked\s+|printed\s+)?above\b",
+    re.IGNORECASE)
+#: ... and the words of grading (with the text named, one is enough; three make a sentence about grading)
+GRADING_TALK_WORDS = re.compile(
+    r"\b(?:grader|grading|graded|grade[sd]?|examiner|marker|marking|marks?|rubric|scor(?:e|ed|ing)|evaluat\w+|"
+    r"assess\w+|review(?:ed|er|ers)?|answer\s+key|reference\s+answer|verdict|approved|pre-?approved|accept(?:ed)?|"
+    r"confirmed|verified|validated|certified|on-?topic|off-?topic|full\s+credit|credit|outdated|superseded|replaced|"
+    r"misprint\w*|typo|errat\w+|correct(?:ed|ly)?|incorrect|accurate|relevant|supported|pass(?:es|ed)?)\b",
+    re.IGNORECASE)

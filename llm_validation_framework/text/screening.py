@@ -20,9 +20,12 @@ from dataclasses import dataclass, field, replace
 
 from ..types.inputs import Sample
 from .injection import MARK_CLOSE, MARK_OPEN, defuse, injection_note, read_sample, scan_sample
+from .injection_model import suspect_sentences
+from .injection_patterns import GRADING_TALK_SELF, GRADING_TALK_WORDS
 from .prompting import neutralize
+from .sentences import split_sentences
 
-__all__ = ["WITHHELD", "Screening", "screen_sample", "withhold"]
+__all__ = ["WITHHELD", "Screening", "screen_sample", "suspects", "withhold"]
 
 
 @dataclass(frozen=True)
@@ -32,8 +35,9 @@ class Screening:
     ``sample`` is the case the checks read; ``found`` maps each input holding an attempt (named as in
     the case: ``answer``, ``passages[p1]`` …) to its kinds; ``changed`` names the inputs whose text the
     defence changed (those of ``found`` it acted on, and any it only normalised). ``withheld`` is the
-    second reading, when the defence marked a span: ``sample`` with every marked span left out
-    (:func:`withhold`); None when nothing was marked."""
+    second reading, when the defence marked a span or suspects a sentence: ``sample`` with every marked
+    span (:func:`withhold`) and every suspect sentence of an answer, passage or turn
+    (:func:`suspects`) left out; None when there is neither."""
 
     sample: Sample
     found: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
@@ -68,10 +72,59 @@ async def screen_sample(sample: Sample) -> Screening:
         return out
 
     screened_sample = _each_text(sample, screened)
-    if not changed:
+    withheld = _each_text(screened_sample, _second_reading)
+    if not changed and withheld == screened_sample:
         return Screening(sample, found)
-    withheld = _each_text(screened_sample, lambda text, name: withhold(text))
     return Screening(screened_sample, found, tuple(changed), withheld if withheld != screened_sample else None)
+
+
+#: the inputs an attack arrives in: what the application produced or retrieved, not the user's question
+#: or gold answer
+_SUSPECTED = ("answer", "passages[", "conversation[")
+
+
+def _second_reading(text: str, name: str) -> str:
+    """``text`` without its marked spans and, in an answer, passage or turn, without its suspect
+    sentences: what the second reading shows the judge."""
+    kept = withhold(text)
+    if not name.startswith(_SUSPECTED) or kept == WITHHELD:
+        return kept
+    spans = suspects(kept)
+    if not spans:
+        return kept
+    out, at = [], 0
+    for start, end in spans:
+        out.append(kept[at:start])
+        at = end
+    out.append(kept[at:])
+    left = re.sub(r"[ \t]{2,}", " ", "".join(out))
+    left = re.sub(r"\n[ \t]*\n(?:[ \t]*\n)+", "\n\n", left).strip()
+    return left or WITHHELD
+
+
+def suspects(text: str) -> list[tuple[int, int]]:
+    """``(start, end)`` of the sentences of ``text`` that may be addressed to the grader without reaching
+    the bar for marking: those the learned detector reads as possibly so
+    (:func:`~.injection_model.suspect_sentences`), and those that talk about the grading of the text
+    they stand in (the text named with a word of grading, or three words of grading). They are left out
+    of the second reading only, unmarked and with no note: the lower of the two readings can only take
+    trust away, so a sentence suspected wrongly costs one judge call and never raises a score."""
+    spans = set(suspect_sentences(text))
+    for sentence in split_sentences(text):
+        words = {m.group(0).lower() for m in GRADING_TALK_WORDS.finditer(sentence.text)}
+        if (words and GRADING_TALK_SELF.search(sentence.text)) or len(words) >= 3:
+            spans.add((sentence.start, sentence.end))
+    return sorted(_merge(spans))
+
+
+def _merge(spans: set[tuple[int, int]]) -> list[tuple[int, int]]:
+    merged: list[tuple[int, int]] = []
+    for start, end in sorted(spans):
+        if merged and start <= merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(merged[-1][1], end))
+        else:
+            merged.append((start, end))
+    return merged
 
 
 def _each_text(sample: Sample, change: Callable[[str, str], str]) -> Sample:
