@@ -9,8 +9,8 @@ written ordinary rows in 35 languages, citation footers and scoring rubrics; the
 sentences in other scripts of ``mixed_script_ordinary.jsonl``) is read by ``injection_kinds``, as a case's
 input is. Reported per source: texts flagged, by kind, texts read twice for a suspect sentence
 (``screening.suspects``: a second reading without it, the lower score kept), and texts the
-normalisation changes (those prompts are no longer byte-identical to the ones the verdict heads were fitted on). The learned detector is the
-shipped one, fitted on the written rows and on judge-dev's sources, so its hits there are in sample; the
+normalisation changes (those prompts are no longer byte-identical to the ones the verdict heads
+were fitted on). The learned detector is the shipped one, fitted on the written rows and on judge-dev's sources, so its hits there are in sample; the
 patterns, rules and normalisation were fitted on none of these texts. Bar for the defence: no more than 4
 flagged of the 8 562 ordinary texts (judge-dev and bench data). To measure another copy of the package,
 put it first on the path (``PYTHONPATH=/tmp/old``).
