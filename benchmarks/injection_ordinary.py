@@ -3,17 +3,17 @@
     python benchmarks/injection_ordinary.py                  # judge-dev, the bench data if built, written rows
     python benchmarks/injection_ordinary.py --show 20        # and the first 20 flagged texts of each file
 
-Every distinct ordinary text (``training/fit_injection_detector.py``'s ``natural_texts``: judge-dev
-and the bench-data files' questions, answers, references, claims and passages; the learned detector's
-written ordinary rows in 35 languages, citation footers and scoring rubrics; the 80 English answers with
-sentences in other scripts of ``mixed_script_ordinary.jsonl``) is read by ``injection_kinds``, as a case's
-input is. Reported per source: texts flagged, by kind, texts read twice for a suspect sentence
-(``screening.suspects``: a second reading without it, the lower score kept), and texts the
-normalisation changes (those prompts are no longer byte-identical to the ones the verdict heads
-were fitted on). The learned detector is the shipped one, fitted on the written rows and on judge-dev's sources, so its hits there are in sample; the
-patterns, rules and normalisation were fitted on none of these texts. Bar for the defence: no more than 4
-flagged of the 8 562 ordinary texts (judge-dev and bench data). To measure another copy of the package,
-put it first on the path (``PYTHONPATH=/tmp/old``).
+Every distinct ordinary text (``training/fit_injection_detector.py``'s ``natural_texts``: judge-dev and the
+bench-data files' questions, answers, references, claims and passages; the learned detector's written ordinary
+rows in 35 languages, citation footers and scoring rubrics; the 80 English answers with sentences in other
+scripts of ``mixed_script_ordinary.jsonl``) is read by ``injection_kinds``, as a case's input is. Reported per
+source: texts flagged, by kind, texts read twice for a suspect sentence (``screening.suspects``: a second
+reading without it, the lower score kept), and texts the normalisation changes (those prompts are no longer
+byte-identical to the ones the verdict heads were fitted on). The learned detector is the shipped one, fitted
+on the written rows and on judge-dev's sources, so its hits there are in sample; the patterns, rules and
+normalisation were fitted on none of these texts. Bar for the defence: no more than 4 flagged of the 8 562
+ordinary texts (judge-dev and bench data). To measure another copy of the package, put it first on the path
+(``PYTHONPATH=/tmp/old``).
 """
 
 from __future__ import annotations
