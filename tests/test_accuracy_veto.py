@@ -27,7 +27,9 @@ def judge(support_label: str) -> ScriptedJudge:
 
 
 def test_a_relevant_answer_the_passages_do_not_support_fails_with_a_note():
-    result = AccuracyAgent(judge=judge("unverifiable")).evaluate(CASE)
+    # every fact of this answer is in the passage (overlap may lift it), yet the judge finds no support
+    case = {**CASE, "answer": "Acme Robotics was founded by a NASA engineer in its first year."}
+    result = AccuracyAgent(judge=judge("unverifiable")).evaluate(case)
     factual = next(r for r in result.checks if r.name == "factual")
     assert 0.5 * 0.4 < factual.score < 0.5  # the overlap blend alone
     assert result.score >= 0.5  # 0.4 x relevancy + 0.6 x factual: the formula would pass it

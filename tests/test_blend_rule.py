@@ -47,6 +47,16 @@ def test_a_negative_label_never_blends_above_the_pass_mark(scale, weights, signa
     assert blended <= 1.0 - negative_mass(request, verdict) + 1e-9
 
 
+@settings(deadline=None, max_examples=200)
+@given(scale=st.sampled_from(SCALES), weights=st.lists(st.floats(0.001, 1.0), min_size=3, max_size=3),
+       signal=st.floats(0.0, 1.0), weight=st.floats(0.0, 1.0))
+def test_a_signal_that_is_no_evidence_only_lowers(scale, weights, signal, weight):
+    options, negatives = scale
+    request = request_for(options, negatives)
+    verdict = verdict_for(options, dict(zip(options, weights)))
+    assert blend_verdict(request, verdict, signal, weight, lift=False) <= verdict.score + 1e-9
+
+
 def test_the_one_fact_changed_case_fails():
     # what the local judge said of "a 900 Wh battery" against a passage saying 500 Wh: overlap 0.9
     request = build_support_request("The bike has a 900 Wh battery.", ["The bike has a 500 Wh battery."])

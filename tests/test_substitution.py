@@ -9,7 +9,7 @@ import pytest
 from llm_validation_framework import AccuracyAgent, JudgeProfile, ScriptedJudge
 from llm_validation_framework.checks.answer_accuracy import AnswerAccuracyCheck
 from llm_validation_framework.checks.support import SupportCheck
-from llm_validation_framework.text.substitution import find_substitution
+from llm_validation_framework.text.substitution import find_substitution, unstated_facts
 from llm_validation_framework.types.inputs import parse_sample
 
 PASSAGE = ("The Harbour Bridge opened to traffic on 19 March 1932. The project was led by Dr. Amara Okafor. "
@@ -57,6 +57,28 @@ def test_every_sentence_of_an_answer_is_compared():
 def test_a_claim_that_copies_nothing_is_left_to_the_judge():
     assert find_substitution("Bridges in 1950 were built by Peter.", [PASSAGE]) is None
     assert find_substitution("", [PASSAGE]) is None and find_substitution("A claim.", []) is None
+
+
+def test_the_facts_a_claim_adds_are_named():
+    assert unstated_facts("The e-bike, sold in June by Voltra, has a 500 Wh battery and weighs 22 kg.",
+                          [PASSAGE]) == ["22", "June", "Voltra"]
+    assert unstated_facts("Sales rose by about 10% in the northern region.", [PASSAGE]) == []
+
+
+def unverifiable_judge(request):
+    probabilities = dict.fromkeys(request.labels, 0.05)
+    probabilities["unverifiable" if "unverifiable" in request.labels else request.labels[0]] = 0.9
+    return {"probabilities": probabilities}
+
+
+async def test_overlap_lifts_a_copy_but_not_a_claim_with_a_fact_the_passages_lack():
+    judge = ScriptedJudge(unverifiable_judge, profile=JudgeProfile(support_overlap_weight=0.6))
+    copy = await SupportCheck().run(parse_sample({"answer": "The e-bike has a 500 Wh battery and a range of 90 km.",
+                                                  "contexts": [PASSAGE]}), judge)
+    added = await SupportCheck().run(parse_sample({"answer": "The e-bike has a 500 Wh battery and a range of 90 km "
+                                                             "in Oslo.", "contexts": [PASSAGE]}), judge)
+    assert copy.score > 0.5  # the judge's "unverifiable" lifted by the copied words
+    assert added.score == pytest.approx(0.05)  # "Oslo" is in no passage: overlap is no evidence for it
 
 
 def supported_judge(rule: bool) -> ScriptedJudge:

@@ -3,9 +3,10 @@
 Collects the local judge's verdicts once (``collect``), then scores them with three rules
 (``report``): *before*, the unbounded mix ``(1 - w) x P + w x overlap``; *bounded*,
 :func:`~llm_validation_framework.judges.base.blend_verdict`, which never lifts the judge's
-negative label; *after*, what ships: the bounded blend, and 0 for a claim that copies a passage
-sentence with one fact changed (the local judge's substitution rule,
-:func:`~llm_validation_framework.text.substitution.find_substitution`, recorded per row). Every
+negative label; *after*, what ships: the bounded blend, with no lift for a claim stating a number,
+month or name its passages do not give, and 0 for a claim that copies a passage sentence with one
+fact changed (the local judge's substitution rule,
+:func:`~llm_validation_framework.text.substitution.find_substitution`); both recorded per row. Every
 verdict is kept with its probabilities, so any weight can be re-scored without asking the model
 again.
 
@@ -118,9 +119,12 @@ async def support_verdict(judge, claim: str, passages: list[str]) -> dict:
     from llm_validation_framework.types.inputs import Passage
 
     outcome = await judge_support(judge, claim, [Passage(id=str(i + 1), text=t) for i, t in enumerate(passages)])
+    from llm_validation_framework.text.substitution import unstated_facts
+
     return {**verdict_row(outcome.verdict), "overlap": outcome.request.signals.get("overlap"),
             "check_score": outcome.score,
-            "substitution": None if outcome.substitution is None else outcome.substitution.kind}
+            "substitution": None if outcome.substitution is None else outcome.substitution.kind,
+            "unstated": bool(unstated_facts(claim, passages))}
 
 
 def done_ids(out: Path) -> set[str]:
@@ -222,7 +226,9 @@ def support_score(row: dict, weight: float, rule: str) -> float:
         return verdict.score
     if rule == "before":
         return (1 - weight) * verdict.score + weight * overlap
-    return blend_verdict(build_support_request("c", ["p"]), verdict, overlap, weight)
+    # what ships: overlap is no evidence for a claim stating a fact its passages do not give
+    lift = rule != "after" or not row.get("unstated")
+    return blend_verdict(build_support_request("c", ["p"]), verdict, overlap, weight, lift=lift)
 
 
 if __name__ == "__main__":

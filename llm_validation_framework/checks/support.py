@@ -15,7 +15,7 @@ from ..errors import JudgeError
 from ..judges.base import Judge, Verdict, VerdictRequest, blend_verdict
 from ..text.overlap import word_overlap
 from ..text.prompting import delimit, format_passages, render
-from ..text.substitution import Substitution
+from ..text.substitution import Substitution, unstated_facts
 from ..types.inputs import Passage, Sample
 from ..types.results import CheckResult
 from ._common import changed_fact, resolve_overlap_weight
@@ -53,7 +53,8 @@ def evidence_budget(judge: Judge, max_chars: int | None = None) -> int | None:
     return min(limits) if limits else None
 
 
-def support_score(verdict: Verdict, request: VerdictRequest, overlap_weight: float) -> tuple[float, float | None]:
+def support_score(verdict: Verdict, request: VerdictRequest, overlap_weight: float, *,
+                  lift: bool = True) -> tuple[float, float | None]:
     """``(score, overlap)``: P(supported), blended with the claim's word overlap with the whole
     passages (the ``overlap`` signal :func:`build_support_request` put on ``request``) when
     ``overlap_weight`` > 0 (:func:`~llm_validation_framework.judges.base.blend_verdict`, which never
@@ -61,12 +62,13 @@ def support_score(verdict: Verdict, request: VerdictRequest, overlap_weight: flo
 
     A small local judge misses support copied nearly verbatim and overlap misses paraphrase, so
     the blend can rank better than either; 0 leaves the decision to the judge. A learned head has
-    weighed the overlap already, so its verdict is never blended again.
+    weighed the overlap already, so its verdict is never blended again. ``lift=False`` (the claim
+    states a fact its passages do not): overlap may only lower the score.
     """
     overlap = request.signals.get("overlap")
     if not overlap_weight or overlap is None or verdict.method == "head":
         return verdict.score, None
-    return blend_verdict(request, verdict, overlap, overlap_weight), overlap
+    return blend_verdict(request, verdict, overlap, overlap_weight, lift=lift), overlap
 
 
 @dataclass(frozen=True)
@@ -124,8 +126,11 @@ async def judge_support(judge: Judge, claim: str, passages: Sequence[Passage], *
     weight = 0.0
     if verdict.method == "logprobs":
         weight = resolve_overlap_weight(overlap_weight, judge.profile.support_overlap_weight)
-    score, overlap = support_score(verdict, request, weight)
-    substitution = changed_fact(judge, claim, [p.text for p in passages])
+    texts = [p.text for p in passages]
+    # overlap is evidence that a claim copies its passages; a claim stating a number, month or name
+    # they do not give is no copy, however many of their words it shares
+    score, overlap = support_score(verdict, request, weight, lift=not (weight and unstated_facts(claim, texts)))
+    substitution = changed_fact(judge, claim, texts)
     if substitution is not None:
         score = 0.0
     return SupportOutcome(verdict, score, request, overlap, trimmed, substitution)

@@ -174,7 +174,8 @@ def negative_mass(request: VerdictRequest, verdict: Verdict) -> float:
     return sum(verdict.probabilities.get(label, 0.0) for label in negatives) / total
 
 
-def blend_verdict(request: VerdictRequest, verdict: Verdict, signal: float, weight: float) -> float:
+def blend_verdict(request: VerdictRequest, verdict: Verdict, signal: float, weight: float, *,
+                  lift: bool = True) -> float:
     """The verdict's score with a deterministic signal (word overlap, coverage of a gold answer) mixed in
     at ``weight``, within what the verdict means. Every check that blends asks here.
 
@@ -187,7 +188,9 @@ def blend_verdict(request: VerdictRequest, verdict: Verdict, signal: float, weig
 
     and when the verdict's own label is a negative one the blend can only lower the score: a result
     that reads "contradicted" never passes through a blend (with two or three labels, a negative
-    most-probable label has an expected value of at most one half).
+    most-probable label has an expected value of at most one half). ``lift=False``: the signal is no
+    evidence for this verdict (a claim stating a number no passage gives is no copy, whatever its
+    overlap), so the blend may only lower the score.
     """
     if not 0.0 <= weight <= 1.0:
         raise ValueError(f"weight must be within [0, 1], got {weight}")
@@ -197,6 +200,8 @@ def blend_verdict(request: VerdictRequest, verdict: Verdict, signal: float, weig
     if verdict.label in request.negative_labels:
         own = expected_score(request.options, verdict.probabilities) if verdict.probabilities else verdict.score
         blended = min(blended, own, verdict.score)
+    if not lift:
+        blended = min(blended, verdict.score)
     return min(1.0, max(0.0, blended))
 
 

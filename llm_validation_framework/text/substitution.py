@@ -24,7 +24,7 @@ from typing import Literal
 from .overlap import content_words
 from .sentences import ABBREVIATIONS, split_sentences
 
-__all__ = ["Substitution", "find_substitution"]
+__all__ = ["Substitution", "find_substitution", "unstated_facts"]
 
 SubstitutionKind = Literal["number", "month", "name", "opposite", "negation"]
 
@@ -242,6 +242,18 @@ def find_substitution(claim: str, passages: Sequence[str]) -> Substitution | Non
         if found is not None:
             return found
     return None
+
+
+def unstated_facts(claim: str, passages: Sequence[str]) -> list[str]:
+    """The numbers, months and names of ``claim`` that no passage states (a bound a passage's number
+    meets, a paraphrased name as :func:`find_substitution` reads them, count as stated). Such a claim
+    is not a copy of its passages whatever its word overlap, so overlap is no evidence for it."""
+    read = _Passages([_CITATION_RE.sub(" ", p) for p in passages])
+    claim = _CITATION_RE.sub(" ", claim)
+    out = [text for text, value, bound in _claim_numbers(claim) if not _stated_number(value, bound, read.values)]
+    out += [t for t in _tokens(claim) if t.lower() in _MONTHS and t.lower() not in read.words]
+    out += [n for n in _names(claim) if not _name_stated(n, read.words, read.initials)]
+    return out
 
 
 def _sentence_substitution(claim: str, read: _Passages) -> Substitution | None:
