@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Literal
 
 from .overlap import content_words
@@ -233,10 +234,16 @@ def _same_slot(claim: list[str], said: str, text: list[str], at: dict[str, list[
     return False
 
 
+@lru_cache(maxsize=16)
+def _read(passages: tuple[str, ...]) -> _Passages:
+    """The passages read once for every claim checked against them (a check asks per sentence)."""
+    return _Passages([_CITATION_RE.sub(" ", p) for p in passages])
+
+
 def find_substitution(claim: str, passages: Sequence[str]) -> Substitution | None:
     """The first fact a sentence of ``claim`` that copies a passage sentence states differently from
     it, or None when no sentence copies one or every difference is a paraphrase or an addition."""
-    read = _Passages([_CITATION_RE.sub(" ", p) for p in passages])
+    read = _read(tuple(passages))
     for sentence in split_sentences(_CITATION_RE.sub(" ", claim)):
         found = _sentence_substitution(sentence.text, read)
         if found is not None:
@@ -248,7 +255,7 @@ def unstated_facts(claim: str, passages: Sequence[str]) -> list[str]:
     """The numbers, months and names of ``claim`` that no passage states (a bound a passage's number
     meets, a paraphrased name as :func:`find_substitution` reads them, count as stated). Such a claim
     is not a copy of its passages whatever its word overlap, so overlap is no evidence for it."""
-    read = _Passages([_CITATION_RE.sub(" ", p) for p in passages])
+    read = _read(tuple(passages))
     claim = _CITATION_RE.sub(" ", claim)
     out = [text for text, value, bound in _claim_numbers(claim) if not _stated_number(value, bound, read.values)]
     out += [t for t in _tokens(claim) if t.lower() in _MONTHS and t.lower() not in read.words]
