@@ -29,11 +29,13 @@ def verdict_for(options, probabilities) -> Verdict:
 
 SCALES = [(SUPPORT_OPTIONS, SUPPORT_NEGATIVES), (ACCURACY_OPTIONS, None), (RELEVANCY_OPTIONS, None),
           ({"yes": 1.0, "no": 0.0}, None)]
+#: any scale, any probabilities over it, any signal and weight
+any_blend = given(scale=st.sampled_from(SCALES), weights=st.lists(st.floats(0.001, 1.0), min_size=3, max_size=3),
+                  signal=st.floats(0.0, 1.0), weight=st.floats(0.0, 1.0))
 
 
 @settings(deadline=None, max_examples=300)
-@given(scale=st.sampled_from(SCALES), weights=st.lists(st.floats(0.001, 1.0), min_size=3, max_size=3),
-       signal=st.floats(0.0, 1.0), weight=st.floats(0.0, 1.0))
+@any_blend
 def test_a_negative_label_never_blends_above_the_pass_mark(scale, weights, signal, weight):
     options, negatives = scale
     request = request_for(options, negatives)
@@ -48,8 +50,7 @@ def test_a_negative_label_never_blends_above_the_pass_mark(scale, weights, signa
 
 
 @settings(deadline=None, max_examples=200)
-@given(scale=st.sampled_from(SCALES), weights=st.lists(st.floats(0.001, 1.0), min_size=3, max_size=3),
-       signal=st.floats(0.0, 1.0), weight=st.floats(0.0, 1.0))
+@any_blend
 def test_a_signal_that_is_no_evidence_only_lowers(scale, weights, signal, weight):
     options, negatives = scale
     request = request_for(options, negatives)

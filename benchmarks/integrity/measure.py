@@ -51,6 +51,7 @@ from one_fact_changed import OUT as PAIRS  # noqa: E402
 
 from llm_validation_framework.checks.support import build_support_request  # noqa: E402
 from llm_validation_framework.judges.base import Verdict, blend_verdict  # noqa: E402
+from llm_validation_framework.text.substitution import unstated_facts  # noqa: E402
 
 WEIGHTS = (0.4, 0.5, 0.6, 0.7, 0.8)
 SHIPPED_WEIGHT = 0.6
@@ -119,8 +120,6 @@ async def support_verdict(judge, claim: str, passages: list[str]) -> dict:
     from llm_validation_framework.types.inputs import Passage
 
     outcome = await judge_support(judge, claim, [Passage(id=str(i + 1), text=t) for i, t in enumerate(passages)])
-    from llm_validation_framework.text.substitution import unstated_facts
-
     return {**verdict_row(outcome.verdict), "overlap": outcome.request.signals.get("overlap"),
             "check_score": outcome.score,
             "substitution": None if outcome.substitution is None else outcome.substitution.kind,

@@ -46,12 +46,10 @@ def support_tables(rows: list[dict], limit: float) -> None:
     print("changed claims passing, by kind (" + " -> ".join(RULES) + "): " + ", ".join(
         k + " " + "->".join(str(sum(support_score(r, SHIPPED_WEIGHT, rule) >= PASS for r in changed if r["kind"] == k))
                             for rule in RULES) + f"/{sum(r['kind'] == k for r in changed)}" for k in kinds))
-    found = [r for r in changed if r.get("substitution")]
     print(f"substitution rule: found in {rate([bool(r.get('substitution')) for r in changed])} of the changed claims, "
           f"{rate([bool(r.get('substitution')) for r in twins])} of their twins, "
           f"{rate([bool(r.get('substitution')) for r in dev if r['gold'] == 'supported'])} of supported judge-dev "
-          f"rows, {rate([bool(r.get('substitution')) for r in dev if r['gold'] != 'supported'])} of the others"
-          if found or dev else "substitution rule: not recorded")
+          f"rows, {rate([bool(r.get('substitution')) for r in dev if r['gold'] != 'supported'])} of the others")
     labels = defaultdict(int)
     for r in changed:
         labels[r["label"]] += 1

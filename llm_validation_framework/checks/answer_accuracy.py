@@ -132,11 +132,8 @@ class AnswerAccuracyCheck(Check):
         substitution = changed_fact(judge, sample.answer or "", gold_answers(sample))
         if substitution is None:
             return result
-        described = substitution.describe().replace("the passage", "the reference").replace("the claim", "the answer")
-        return replace(result, score=0.0, reason=f"incorrect: {described}",
-                       details={**result.details, "substitution": {"kind": substitution.kind,
-                                                                   "claim_says": substitution.claim_says,
-                                                                   "passage_says": substitution.passage_says}},
+        return replace(result, score=0.0, reason=f"incorrect: {substitution.describe('reference', 'answer')}",
+                       details={**result.details, "substitution": substitution.details()},
                        notes=[*result.notes, "the answer copies the reference with one fact changed: scored as "
                                              f"incorrect (the judge's score was {result.score:.2f})"])
 

@@ -97,8 +97,7 @@ class SupportOutcome:
         if self.trimmed_chars:
             out["evidence_trimmed_chars"] = self.trimmed_chars
         if self.substitution is not None:
-            out["substitution"] = {"kind": self.substitution.kind, "claim_says": self.substitution.claim_says,
-                                   "passage_says": self.substitution.passage_says}
+            out["substitution"] = self.substitution.details()
         return out
 
 

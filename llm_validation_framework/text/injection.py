@@ -53,7 +53,7 @@ from .normalize import normalize
 from .scripts import foreign_script_sentences
 
 __all__ = ["KINDS", "MARK_CLOSE", "MARK_OPEN", "TAGS", "InjectionSpan", "defuse", "find_injections",
-           "injection_kinds", "injection_note", "prepare", "read_sample", "scan_sample", "unmarked"]
+           "injection_kinds", "injection_note", "mark", "prepare", "read_sample", "scan_sample", "unmarked"]
 
 #: every kind, in the order results list them
 KINDS = (*PATTERN_KINDS, "foreign_script", "foreign_language", "grader_message", "hidden_text")
@@ -202,18 +202,23 @@ def defuse(text: str) -> str:
     unchanged). Idempotent: ``defuse(defuse(t)) == defuse(t)``.
     """
     prepared = _without_tags(prepare(text))
-    spans = [(span.start, span.end) for span in _attempts(prepared) if span.kind != "fake_delimiter"]
+    return mark(prepared, [(span.start, span.end) for span in _attempts(prepared) if span.kind != "fake_delimiter"])
+
+
+def mark(text: str, spans: list[tuple[int, int]]) -> str:
+    """``text`` with each of ``spans`` (merged where they overlap or only white space parts them)
+    between ``⟦`` and ``⟧``, the marks hugging the words."""
     if not spans:
-        return prepared
+        return text
     out, at = [], 0
-    for start, end in _merged(spans, prepared):
-        while start < end and prepared[start].isspace():  # the marks hug the words
+    for start, end in _merged(spans, text):
+        while start < end and text[start].isspace():
             start += 1
-        while end > start and prepared[end - 1].isspace():
+        while end > start and text[end - 1].isspace():
             end -= 1
-        out += [prepared[at:start], MARK_OPEN, prepared[start:end], MARK_CLOSE]
+        out += [text[at:start], MARK_OPEN, text[start:end], MARK_CLOSE]
         at = end
-    out.append(prepared[at:])
+    out.append(text[at:])
     return "".join(out)
 
 

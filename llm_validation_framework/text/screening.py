@@ -19,7 +19,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 
 from ..types.inputs import Sample
-from .injection import MARK_CLOSE, MARK_OPEN, defuse, injection_note, read_sample, scan_sample
+from .injection import MARK_CLOSE, MARK_OPEN, defuse, injection_note, mark, read_sample, scan_sample
 from .injection_model import suspect_sentences
 from .injection_patterns import GRADING_TALK_SELF, GRADING_TALK_WORDS
 from .prompting import neutralize
@@ -89,17 +89,7 @@ def _second_reading(text: str, name: str) -> str:
     kept = withhold(text)
     if not name.startswith(_SUSPECTED) or kept == WITHHELD:
         return kept
-    spans = suspects(kept)
-    if not spans:
-        return kept
-    out, at = [], 0
-    for start, end in spans:
-        out.append(kept[at:start])
-        at = end
-    out.append(kept[at:])
-    left = re.sub(r"[ \t]{2,}", " ", "".join(out))
-    left = re.sub(r"\n[ \t]*\n(?:[ \t]*\n)+", "\n\n", left).strip()
-    return left or WITHHELD
+    return withhold(mark(kept, suspects(kept)))
 
 
 def suspects(text: str) -> list[tuple[int, int]]:
@@ -114,17 +104,7 @@ def suspects(text: str) -> list[tuple[int, int]]:
         words = {m.group(0).lower() for m in GRADING_TALK_WORDS.finditer(sentence.text)}
         if (words and GRADING_TALK_SELF.search(sentence.text)) or len(words) >= 3:
             spans.add((sentence.start, sentence.end))
-    return sorted(_merge(spans))
-
-
-def _merge(spans: set[tuple[int, int]]) -> list[tuple[int, int]]:
-    merged: list[tuple[int, int]] = []
-    for start, end in sorted(spans):
-        if merged and start <= merged[-1][1]:
-            merged[-1] = (merged[-1][0], max(merged[-1][1], end))
-        else:
-            merged.append((start, end))
-    return merged
+    return sorted(spans)
 
 
 def _each_text(sample: Sample, change: Callable[[str, str], str]) -> Sample:

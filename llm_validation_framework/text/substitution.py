@@ -65,10 +65,15 @@ class Substitution:
     claim_says: str
     passage_says: str
 
-    def describe(self) -> str:
-        if self.kind == "negation":
-            return f'the passage says "{self.passage_says}" where the claim says "{self.claim_says}"'
-        return f'the passage gives "{self.passage_says}" where the claim says "{self.claim_says}"'
+    def describe(self, source: str = "passage", text: str = "claim") -> str:
+        """One line for a reason: ``the passage gives "500" where the claim says "900"`` (``source`` and
+        ``text`` name the two sides, e.g. "reference" and "answer")."""
+        verb = "says" if self.kind == "negation" else "gives"
+        return f'the {source} {verb} "{self.passage_says}" where the {text} says "{self.claim_says}"'
+
+    def details(self) -> dict[str, str]:
+        """What a result's details record of it."""
+        return {"kind": self.kind, "claim_says": self.claim_says, "passage_says": self.passage_says}
 
 
 def _tokens(text: str) -> list[str]:

@@ -69,9 +69,8 @@ class LocalJudge(Judge):
     def __init__(self, model_path: str | os.PathLike | None = None, *, n_ctx: int = 4096, n_threads: int | None = None,
                  reasons: bool = False, reason_tokens: int = 60, n_probs: int = 20, evidence_chars: int = 600,
                  support_overlap_weight: float = 0.6, answer_overlap_weight: float = 0.5,
-                 substitution_rule: bool = True,
+                 substitution_rule: bool = True, cache_dir: str | os.PathLike | None = None,
                  calibration: Mapping[str, Calibration | tuple[float, float]] | None | str = "default",
-                 cache_dir: str | os.PathLike | None = None,
                  settings: Settings | None = None, backend: LocalBackend | None = None,
                  api_base: str | None = None, api_key: str | None = None, timeout_s: float = _SERVED_TIMEOUT_S,
                  heads: bool | Mapping[str, VerdictHead] = True, split_negatives: bool = False) -> None:
@@ -100,9 +99,7 @@ class LocalJudge(Judge):
             # "Why these defaults")
             support_overlap_weight=support_overlap_weight,
             answer_overlap_weight=answer_overlap_weight,
-            # and it reads a near-copy with one fact changed as supported: the deterministic rule
-            # scores such a claim contradicted (docs/judge-protocol.md)
-            substitution_rule=substitution_rule,
+            substitution_rule=substitution_rule,  # it reads a near-copy with one fact changed as supported
             # this model reads a yes/no question better than a 0/1/2 rating, and ranks answer
             # accuracy's swapped-roles template worse (docs/local-judge.md)
             prefers_yes_no=True,
