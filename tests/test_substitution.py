@@ -32,6 +32,21 @@ def test_a_copy_with_one_fact_changed_is_found(claim, kind, said, given):
     assert given in found.describe() and said in found.describe()
 
 
+SONG = ("Raindrops was recorded in 1969. It sold two million copies. The single by B. J. Thomas topped the "
+        "chart. Article 20 of the US-China Tax Treaty exempts visiting students.")
+
+
+@pytest.mark.parametrize("claim, said, given", [
+    ("The single by B.J. Patricia topped the chart.", "Patricia", "Thomas"),  # initials written together
+    # the name stands in another sentence than the one copied: the initial beside it ties it to its place
+    ("B.J. Patricia recorded Raindrops in 1969, selling two million copies.", "Patricia", "Thomas"),
+    ("Article 20 of the US-Japan Tax Treaty exempts visiting students.", "Japan", "China"),  # a joined name
+])
+def test_a_changed_name_after_initials_or_a_hyphen_is_found(claim, said, given):
+    found = find_substitution(claim, [SONG])
+    assert found is not None and (found.kind, found.claim_says, found.passage_says) == ("name", said, given)
+
+
 @pytest.mark.parametrize("claim", [
     "The e-bike has a 500 Wh battery and a range of 90 km.",  # the copy itself
     "The Harbour Bridge opened on 19 March 1932, and Dr. Amara Okafor led the project.",

@@ -113,10 +113,12 @@ def _names(text: str) -> list[str]:
     for match in re.finditer(r"\b[A-Z][A-Za-z]+", text):
         before = text[max(0, match.start() - 12):match.start()].rstrip()
         word = match.group(0)
-        # "B. J. Thomas", "Dr. Okafor": a name after an initial or a title, not a sentence's first word
-        title = re.search(r"(?:^|[\s(])([A-Za-z]+)\.$", before)
+        # "B. J. Thomas", "B.J. Thomas", "Dr. Okafor": a name after an initial or a title, not a sentence's
+        # first word; "US-China": a name joined to the word before it, not an item after a dash
+        title = re.search(r"(?:^|[\s(.])([A-Za-z]+)\.$", before)
         titled = title is not None and (len(title.group(1)) == 1 or title.group(1).lower() in ABBREVIATIONS)
-        if not before or (before[-1] in ".!?:;\"'(“‘[*#-" and not titled) or len(word) < 3:
+        joined = match.start() > 0 and text[match.start() - 1] == "-" and before[-2:-1].isalnum()
+        if not before or (before[-1] in ".!?:;\"'(“‘[*#-" and not (titled or joined)) or len(word) < 3:
             continue
         low = word.lower()
         if low in _MONTHS or low in _NUMBER_WORDS or low in _NEGATIONS or not content_words(low):
@@ -234,9 +236,15 @@ def _same_slot(claim: list[str], said: str, text: list[str], at: dict[str, list[
         for j in at.get(given, ()):
             for di in (-1, 1):
                 if 0 <= i + di < len(claim) and 0 <= j + di < len(text) and claim[i + di] == text[j + di] \
-                        and (not meaningful or content_words(claim[i + di])):
+                        and (not meaningful or _telling(claim[i + di])):
                     return True
     return False
+
+
+def _telling(word: str) -> bool:
+    """Whether a word beside a fact ties it to its place: a content word, or an initial ("J" in
+    "B. J. Thomas", where the name beside it is what changed)."""
+    return bool(content_words(word)) or (len(word) == 1 and word.isalpha() and word not in ("a", "i"))
 
 
 @lru_cache(maxsize=16)
