@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections import defaultdict
 from statistics import mean
 
-from constraint import enforce, pass_rate
+from constraint import enforce, pass_rate, read_as_wrong, readings
 from measure import RULES, SHIPPED_WEIGHT, WEIGHTS, read_jsonl, support_score
 
 PASS = 0.5
@@ -34,10 +34,12 @@ def support_tables(rows: list[dict], limit: float) -> None:
     public = [r for r in rows if r.get("set") == "public"]
     changed = [r for r in pairs if r["member"] == "changed"]
     twins = [r for r in pairs if r["member"] == "twin"]
+    wrong = read_as_wrong(changed, readings())
 
     print(f"\nSupport check, weight {SHIPPED_WEIGHT}: pass rate (score >= {PASS})")
     print(f"{'set':34s} " + " ".join(f"{rule:>18s}" for rule in RULES))
-    for name, subset in (("one fact changed (changed)", changed), ("one fact changed (twin)", twins),
+    for name, subset in (("one fact changed (changed)", changed), ("  read as wrong by hand", wrong),
+                         ("one fact changed (twin)", twins),
                          *((f"public: {s}", [r for r in public if r["source"] == s])
                            for s in sorted({r["source"] for r in public}))):
         print(f"{name:34s} " + " ".join(
@@ -72,12 +74,12 @@ def support_tables(rows: list[dict], limit: float) -> None:
                    for s in sources]
             print(f"{weight:6.1f} {rule:>7s} {ba:7.3f} {rate(passed):>14s}  " + " ".join(f"{v:9.3f}" for v in per))
 
-    print(f"\nLeave one source out: the weight chosen on the other sources, among weights whose changed-claim pass "
-          f"rate is at most {limit:.0%} (a weight above it is rejected whatever its accuracy)")
+    print(f"\nLeave one source out: the weight chosen on the other sources, among weights whose pass rate on the "
+          f"changed claims read as wrong is at most {limit:.0%} (a weight above it is rejected whatever its accuracy)")
     for rule in RULES:
         allowed = [w for w in WEIGHTS
                    if enforce(f"  weight {w} ({rule})",
-                              *pass_rate(changed, lambda r, w=w, rule=rule: support_score(r, w, rule) >= PASS), limit)]
+                              *pass_rate(wrong, lambda r, w=w, rule=rule: support_score(r, w, rule) >= PASS), limit)]
         rejected = sorted(set(WEIGHTS) - set(allowed))
         if not allowed:
             print(f"  {rule}: every weight rejected by the contradiction constraint")
@@ -105,11 +107,12 @@ def agent_tables(rows: list[dict]) -> None:
         if not subset:
             continue
         print(f"\n{title}: PASS rate")
-        for member in ("changed", "twin"):
-            members = [r for r in subset if r["member"] == member]
+        changed = [r for r in subset if r["member"] == "changed"]
+        for member, members in (("changed", changed), ("  read as wrong by hand", read_as_wrong(changed, readings())),
+                                ("twin", [r for r in subset if r["member"] == "twin"])):
             after = [r["status"] == "PASS" for r in members]
             before = [agent_pass_before(r, factual) for r in members]
-            print(f"  {member:8s} before {rate(before):>16s}   after {rate(after):>16s}")
+            print(f"  {member:24s} before {rate(before):>16s}   after {rate(after):>16s}")
 
 
 def agent_pass_before(row: dict, factual_name: str) -> bool:

@@ -8,4 +8,4 @@ import sys
 from pathlib import Path
 
 BENCHMARKS = Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(BENCHMARKS), str(BENCHMARKS.parent)]
+sys.path[:0] = [str(BENCHMARKS), str(BENCHMARKS / "integrity"), str(BENCHMARKS.parent)]
