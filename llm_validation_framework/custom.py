@@ -10,7 +10,9 @@ A check that needs no judge is a function: :func:`function_check` (ready ones: :
 :func:`length_limit`, :func:`valid_json`, :func:`required_phrases`, :func:`forbidden_words`).
 :class:`Criteria` is a judged check from a sentence (its evaluation steps written
 once by the judge and stored, shown and pinned with :func:`list_steps` and :func:`pin_steps`).
-The shipped checks (:class:`RelevancyCheck`, :class:`FactualCheck` …) are here too. Combine checks
+With the local judge and cases a person labelled, :meth:`Criteria.fit_head` learns the criterion's
+verdict from the labels (:func:`save_head` / :func:`load_head` keep it; ``LocalJudge(heads=[head])``
+uses it). The shipped checks (:class:`RelevancyCheck`, :class:`FactualCheck` …) are here too. Combine checks
 with weights, vetoes and a threshold in :class:`Agent`. The page "Your own checks"
 (docs/own-checks.md) walks through it.
 """
@@ -43,6 +45,7 @@ from .checks.scale import YES_PARTLY_NO, Level, Scale
 from .checks.support import SupportCheck
 from .errors import InputError
 from .judges.base import Judge, Verdict, VerdictRequest
+from .judges.local.fitted_heads import fit_head, load_head, save_head
 from .text.prompting import delimit, format_passages, render
 from .types.inputs import Passage, Sample, Turn, parse_sample
 from .types.results import CheckResult
@@ -78,17 +81,20 @@ __all__ = [
     "YES_PARTLY_NO",
     "ask_once",
     "delimit",
+    "fit_head",
     "forbidden_words",
     "forget_steps",
     "format_passages",
     "function_check",
     "length_limit",
     "list_steps",
+    "load_head",
     "parse_sample",
     "pin_steps",
     "regex_match",
     "render",
     "required_phrases",
+    "save_head",
     "valid_json",
     "verdict_result",
 ]

@@ -31,17 +31,21 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 from ..errors import ConfigError, InputError, JudgeError
 from ..judges.base import Judge, VerdictRequest
 from ..text.prompting import delimit, format_passages, render, short_hash
-from ..types.inputs import Sample
+from ..types.inputs import Sample, parse_sample
 from ..types.results import CheckResult
 from ._common import answer_of
 from .base import Check, ask_once
 from .criteria_steps import StepsSource, StepsStore, StoredSteps, clean_steps, shared_store, steps_key
 from .scale import YES_PARTLY_NO, Level, Scale
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..judges.local.heads import VerdictHead
 
 __all__ = ["CRITERIA_INPUTS", "Criteria"]
 
@@ -151,6 +155,31 @@ class Criteria(Check):
     def _stored(self, judge: Judge | str, steps: tuple[str, ...], source: StepsSource) -> StoredSteps:
         return StoredSteps(key=self.steps_key(judge), name=self.name, judge=_judge_name(judge), source=source,
                            steps=steps, criteria=self.criteria, scale=self.scale.labels, inputs=self.inputs)
+
+    # -- a verdict learned from labels ---------------------------------------------------
+    async def fit_head(self, judge: Judge, cases: Sequence[Mapping[str, Any]], labels: Sequence[object], *,
+                       c: float | None = None, progress: Callable[[int, int], None] | None = None) -> VerdictHead:
+        """A verdict head for this criterion, learned from ``labels`` (pass/fail, or a score, per case) by
+        the local judge's model (:mod:`~llm_validation_framework.judges.local.fitted_heads`). Give it to
+        ``LocalJudge(heads=[head])``: this criterion's verdicts then come from the head, with the same
+        steps every run uses. ``judge`` is a LocalJudge (or a cache around one)."""
+        from ..judges.local.fitted_heads import DEFAULT_C, fit_head
+        from ..judges.local.judge import LocalJudge
+
+        local = getattr(judge, "inner", judge)
+        if not isinstance(local, LocalJudge):
+            raise ConfigError(f"Criteria({self.name!r}).fit_head needs the local judge (a head reads its model's "
+                              f"hidden state), got {type(local).__name__}")
+        steps, _ = await self.steps_for(local)
+        requests = []
+        for i, case in enumerate(cases):
+            sample = parse_sample(case)
+            try:
+                self.validate(sample)
+            except InputError as exc:
+                raise InputError(f"cases[{i}]: {exc}", field=exc.field) from None
+            requests.append(self.request(sample, steps))
+        return await fit_head(local, self.name, requests, labels, c=DEFAULT_C if c is None else c, progress=progress)
 
     # -- the check -----------------------------------------------------------------------
     async def run(self, sample: Sample, judge: Judge) -> CheckResult:

@@ -27,6 +27,7 @@ from functools import lru_cache
 from importlib import resources
 from typing import Any
 
+from ...errors import ConfigError
 from ..base import VerdictRequest
 from .prompt import build_chat_prompt
 
@@ -98,15 +99,38 @@ class VerdictHead:
     #: "verdict": P(positive); "split": how a verdict head's negative mass divides between the
     #: negative labels (e.g. contradicted vs unverifiable), ``positive`` naming the first of them
     role: str = "verdict"
+    #: serve only requests of :attr:`check`, not every request with its prompt: a head fitted on one
+    #: criterion's labels (every criterion shares its instructions and scale) judges that criterion only
+    per_check: bool = False
+    #: a head without a readout (``readout`` None) reads no label probabilities of its own: its verdict
+    #: puts P(positive) on the first positive label and the rest on this one (the scale's lowest)
+    floor: int | None = None
+
+    @property
+    def fingerprint(self) -> str:
+        """A short hash of what the head computes: a refitted head never answers from verdicts cached
+        for the one before it."""
+        import hashlib
+
+        import numpy as np
+
+        digest = hashlib.sha256(f"{self.check}|{self.prompt_hash}|{self.labels}|{self.intercept!r}".encode())
+        for part in (self.coef, self.mean, self.scale):
+            digest.update(np.ascontiguousarray(part, dtype=np.float32).tobytes())
+        return digest.hexdigest()[:12]
 
     def serves(self, request: VerdictRequest) -> bool:
         signals = request.signals or {}
         return (request.prompt_hash == self.prompt_hash and tuple(request.labels) == self.labels
+                and (not self.per_check or request.check == self.check)
                 and all(name in signals or name == "prompt_logodds" for name in self.side))
 
     def prompt_probabilities(self, hidden: Any) -> dict[str, float]:
+        """The prompt's own label probabilities, read with the readout ({} for a head without one)."""
         import numpy as np
 
+        if self.readout is None:
+            return {}
         logp = label_logprobs(np.asarray(hidden)[None, :], self.readout, self.sizes)[0]
         return {label: float(math.exp(value)) for label, value in zip(self.labels, logp)}
 
@@ -114,10 +138,16 @@ class VerdictHead:
         import numpy as np
 
         prompt = self.prompt_probabilities(hidden)
-        p_prompt = sum(prompt[self.labels[i]] for i in self.positive)
-        p_prompt = min(max(p_prompt, 1e-6), 1.0 - 1e-6)
-        used = {"prompt_logodds": math.log(p_prompt / (1.0 - p_prompt))}
+        used: dict[str, float] = {}
+        if "prompt_logodds" in self.side:
+            p_prompt = sum(prompt[self.labels[i]] for i in self.positive)
+            p_prompt = min(max(p_prompt, 1e-6), 1.0 - 1e-6)
+            used["prompt_logodds"] = math.log(p_prompt / (1.0 - p_prompt))
         used.update({name: float(signals[name]) for name in self.side if name != "prompt_logodds"})
+        if np.asarray(hidden).shape[-1] != len(self.mean) - len(self.side):
+            raise ConfigError(f"the {self.name} head was fitted on a model with another hidden size "
+                              f"({len(self.mean) - len(self.side)}, this one {np.asarray(hidden).shape[-1]}): "
+                              f"fit it again with this model ({self.fitted_on})")
         x = np.concatenate([np.asarray(hidden, dtype=np.float32), [used[name] for name in self.side]])
         z = float(((x - self.mean) / self.scale) @ self.coef + self.intercept)
         return HeadOutcome(1.0 / (1.0 + math.exp(-z)), prompt, {name: used[name] for name in self.side})
@@ -193,6 +223,9 @@ def head_probabilities(head: VerdictHead, outcome: HeadOutcome, split: HeadOutco
     positive = [head.labels[i] for i in head.positive]
     negative = [label for label in head.labels if label not in positive]
     prompt = outcome.prompt_probabilities
+    if not prompt and head.floor is not None:  # no readout: all or nothing, as the labels it learned from
+        return {label: (outcome.probability if label == positive[0] else
+                        1.0 - outcome.probability if i == head.floor else 0.0) for i, label in enumerate(head.labels)}
     out: dict[str, float] = {}
     for group, mass in ((positive, outcome.probability), (negative, 1.0 - outcome.probability)):
         if split is not None and group is negative and len(negative) == 2:

@@ -73,7 +73,8 @@ class LocalJudge(Judge):
                  calibration: Mapping[str, Calibration | tuple[float, float]] | None | str = "default",
                  settings: Settings | None = None, backend: LocalBackend | None = None,
                  api_base: str | None = None, api_key: str | None = None, timeout_s: float = _SERVED_TIMEOUT_S,
-                 heads: bool | Mapping[str, VerdictHead] = True, split_negatives: bool = False) -> None:
+                 heads: bool | Mapping[str, VerdictHead] | Sequence[VerdictHead] = True,
+                 split_negatives: bool = False) -> None:
         if n_ctx < 512:
             raise ValueError(f"n_ctx={n_ctx} is too small for a judge prompt: use 512 or more (default 4096)")
         self.n_ctx = n_ctx
@@ -115,13 +116,18 @@ class LocalJudge(Judge):
         self._lock = threading.Lock()
         #: the first verdicts arrive together from worker threads: one resolves the shipped heads, the rest wait
         self._heads_lock = threading.Lock()
-        if not isinstance(heads, (bool, Mapping)):
-            raise ConfigError(f"heads must be True (the shipped heads of this model), False or a mapping of "
-                              f"name to VerdictHead, got {heads!r}")
+        #: heads of the user's own (fitted from their labels), used beside the shipped ones
+        own = list(heads) if isinstance(heads, (list, tuple)) else []
+        own_ok = bool(own) and all(isinstance(h, VerdictHead) for h in own)
+        self._own: dict[str, VerdictHead] = {h.name: h for h in own if isinstance(h, VerdictHead)}
+        if not isinstance(heads, (bool, Mapping)) and not own_ok:
+            raise ConfigError(f"heads must be True (the shipped heads of this model), False, a list of your own "
+                              f"VerdictHeads (used beside the shipped ones) or a mapping of name to VerdictHead, "
+                              f"got {heads!r}")
         #: the judge loads a model file itself (not a given backend, nor `lvf serve`): shipped heads may apply
         self._loads_model_file = backend is None
         #: learned verdict heads: True resolves the shipped ones for this model file at first use
-        self._heads: bool | dict[str, VerdictHead] = dict(heads) if isinstance(heads, Mapping) else heads
+        self._heads: bool | dict[str, VerdictHead] = dict(heads) if isinstance(heads, Mapping) else bool(heads)
         #: why the shipped heads do not apply to this judge (None: they do, none ship, or heads=False)
         self._no_heads_because: str | None = None
         #: a split head names contradicted or unverifiable where the prompt's negative support verdict
@@ -186,6 +192,8 @@ class LocalJudge(Judge):
     def describe(self) -> dict[str, Any]:
         described = {"judge": type(self).__name__, "model": self.name, "n_ctx": self.n_ctx, "reasons": self.reasons,
                      "heads": self._heads if isinstance(self._heads, bool) else sorted(self._heads),
+                     **({"own_heads": {name: h.fingerprint for name, h in sorted(self._own.items())}}
+                        if self._own else {}),
                      "split_negatives": self.split_negatives,  # the weights: checks blend with overlap by them
                      "support_overlap_weight": self.profile.support_overlap_weight,
                      "answer_overlap_weight": self.profile.answer_overlap_weight,
@@ -222,7 +230,8 @@ class LocalJudge(Judge):
         with self._heads_lock:
             if self._heads is True:
                 self._heads = self._resolve_shipped_heads()
-        return self._heads or {}
+        # your own first: a head fitted on your labels answers before a shipped one for the same prompt
+        return {**self._own, **{name: h for name, h in (self._heads or {}).items() if name not in self._own}}
 
     def _resolve_shipped_heads(self) -> dict[str, VerdictHead]:
         shipped = shipped_model()
