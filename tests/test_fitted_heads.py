@@ -67,6 +67,7 @@ def test_the_head_learns_the_labels_and_decides_the_criterions_verdicts():
     unseen, labels = cases(10, start=1000)
     results = [asyncio.run(POLITE.run(parse_sample(case), judge)) for case in unseen]
     assert all(r.method == "head" for r in results)
+    assert any("head over the model's hidden state; fitted on 50 labelled cases" in note for note in results[0].notes)
     for result, polite in zip(results, labels):
         assert (result.score > 0.8) if polite else (result.score < 0.2)
     # all or nothing between the scale's ends: no mass on "partly"

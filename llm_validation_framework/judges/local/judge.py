@@ -309,7 +309,8 @@ class LocalJudge(Judge):
         score = expected_score(request.options, probabilities)
         shown = ", ".join(f"{name} {value:.2f}" for name, value in outcome.signals.items())
         reason = f"{head.name} head: {label} (p={probabilities[label]:.2f})"
-        notes = (f"verdict from the learned {head.name} head over the model's hidden state ({shown}); "
+        notes = (f"verdict from the learned {head.name} head over the model's hidden state"
+                 f"{f' ({shown})' if shown else ''}; "
                  f"fitted on {head.fitted_on}",)
         return Verdict(label=label, score=score, method="head", probabilities=probabilities, reason=reason,
                        raw=f"P({'/'.join(head.labels[i] for i in head.positive)})={outcome.probability:.4f}",
