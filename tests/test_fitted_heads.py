@@ -140,3 +140,9 @@ def test_logistic_fit_separates_and_balances_the_classes():
     predicted = (x @ coef + intercept) > 0
     recall = [predicted[y == k].mean() if k else (~predicted[y == k]).mean() for k in (0, 1)]
     assert min(recall) > 0.85 and coef[0] > 3 * np.abs(coef[1:]).max()
+
+
+@pytest.mark.parametrize("heads", [[], ["polite"], {"polite": "polite.npz"}, "polite.npz"])
+def test_a_heads_argument_that_is_no_head_is_refused_by_name(heads):
+    with pytest.raises(ConfigError, match="heads must be"):
+        LocalJudge(backend=PromptBackend(), heads=heads)

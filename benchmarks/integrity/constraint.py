@@ -23,19 +23,17 @@ READINGS = Path(__file__).resolve().parents[1] / "data" / "one_fact_changed_read
 WRONG = {"support": ("contradicted", "unverifiable"), "answer_accuracy": ("contradicted",)}
 
 
-def readings(path: Path = READINGS) -> dict[str, str]:
-    """Pair id -> the reader's verdict on its changed member ({} without the file)."""
+def readings(path: Path = READINGS) -> dict[str, bool]:
+    """Pair id -> whether the reader found its changed member wrong ({} without the file)."""
     if not path.exists():
         return {}
     rows = [json.loads(line) for line in path.open(encoding="utf-8") if line.strip()]
-    return {row["pair"]: row["verdict"] for row in rows}
+    return {row["pair"]: row["verdict"] in WRONG[row["set"]] for row in rows}
 
 
-def read_as_wrong(rows: Iterable[dict], read: dict[str, str]) -> list[dict]:
+def read_as_wrong(rows: Iterable[dict], read: dict[str, bool]) -> list[dict]:
     """The changed rows a reader found wrong; a row nobody read counts as wrong (as built)."""
-    return [r for r in rows
-            if r["pair"] not in read or read[r["pair"]] in WRONG["support" if r["pair"].startswith("support/")
-                                                                   else "answer_accuracy"]]
+    return [r for r in rows if read.get(r["pair"], True)]
 
 
 def changed_rows(path: Path, stage: str) -> list[dict]:

@@ -32,7 +32,7 @@ from ..base import VerdictRequest
 from .prompt import build_chat_prompt
 
 __all__ = ["HEAD_SYSTEM", "SPLIT_WHEN_UNSURE", "HeadOutcome", "VerdictHead", "build_head_prompt", "head_probabilities",
-           "heads_for_model", "heads_version", "label_logprobs", "prompt_hesitates", "resplit_negatives",
+           "heads_for_model", "heads_version", "label_logprobs", "parse_heads", "prompt_hesitates", "resplit_negatives",
            "shipped_model", "shipped_prompts"]
 
 #: a split head re-divides a prompt verdict's negative mass only where the prompt gives neither
@@ -137,6 +137,11 @@ class VerdictHead:
     def decide(self, hidden: Any, signals: Mapping[str, float]) -> HeadOutcome:
         import numpy as np
 
+        hidden = np.asarray(hidden, dtype=np.float32)
+        if hidden.shape[-1] != len(self.mean) - len(self.side):
+            raise ConfigError(f"the {self.name} head was fitted on a model with another hidden size "
+                              f"({len(self.mean) - len(self.side)}, this one {hidden.shape[-1]}): "
+                              f"fit it again with this model ({self.fitted_on})")
         prompt = self.prompt_probabilities(hidden)
         used: dict[str, float] = {}
         if "prompt_logodds" in self.side:
@@ -144,13 +149,23 @@ class VerdictHead:
             p_prompt = min(max(p_prompt, 1e-6), 1.0 - 1e-6)
             used["prompt_logodds"] = math.log(p_prompt / (1.0 - p_prompt))
         used.update({name: float(signals[name]) for name in self.side if name != "prompt_logodds"})
-        if np.asarray(hidden).shape[-1] != len(self.mean) - len(self.side):
-            raise ConfigError(f"the {self.name} head was fitted on a model with another hidden size "
-                              f"({len(self.mean) - len(self.side)}, this one {np.asarray(hidden).shape[-1]}): "
-                              f"fit it again with this model ({self.fitted_on})")
-        x = np.concatenate([np.asarray(hidden, dtype=np.float32), [used[name] for name in self.side]])
+        x = np.concatenate([hidden, [used[name] for name in self.side]])
         z = float(((x - self.mean) / self.scale) @ self.coef + self.intercept)
         return HeadOutcome(1.0 / (1.0 + math.exp(-z)), prompt, {name: used[name] for name in self.side})
+
+
+def parse_heads(heads: object) -> tuple[bool | dict[str, VerdictHead], dict[str, VerdictHead]]:
+    """A judge's ``heads=`` argument as ``(shipped, own)``: True / False (the shipped heads or none), a
+    mapping of name to head (those instead of the shipped ones), or a list of your own heads (used
+    beside the shipped ones, and before them)."""
+    if isinstance(heads, bool):
+        return heads, {}
+    if isinstance(heads, Mapping) and all(isinstance(h, VerdictHead) for h in heads.values()):
+        return dict(heads), {}
+    if isinstance(heads, (list, tuple)) and heads and all(isinstance(h, VerdictHead) for h in heads):
+        return True, {h.name: h for h in heads}
+    raise ConfigError(f"heads must be True (the shipped heads of this model), False, a list of your own "
+                      f"VerdictHeads (used beside the shipped ones) or a mapping of name to VerdictHead, got {heads!r}")
 
 
 @lru_cache(maxsize=4)

@@ -43,6 +43,7 @@ from .heads import (
     head_probabilities,
     heads_for_model,
     heads_version,
+    parse_heads,
     prompt_hesitates,
     resplit_negatives,
     shipped_model,
@@ -116,18 +117,11 @@ class LocalJudge(Judge):
         self._lock = threading.Lock()
         #: the first verdicts arrive together from worker threads: one resolves the shipped heads, the rest wait
         self._heads_lock = threading.Lock()
-        #: heads of the user's own (fitted from their labels), used beside the shipped ones
-        own = list(heads) if isinstance(heads, (list, tuple)) else []
-        own_ok = bool(own) and all(isinstance(h, VerdictHead) for h in own)
-        self._own: dict[str, VerdictHead] = {h.name: h for h in own if isinstance(h, VerdictHead)}
-        if not isinstance(heads, (bool, Mapping)) and not own_ok:
-            raise ConfigError(f"heads must be True (the shipped heads of this model), False, a list of your own "
-                              f"VerdictHeads (used beside the shipped ones) or a mapping of name to VerdictHead, "
-                              f"got {heads!r}")
         #: the judge loads a model file itself (not a given backend, nor `lvf serve`): shipped heads may apply
         self._loads_model_file = backend is None
-        #: learned verdict heads: True resolves the shipped ones for this model file at first use
-        self._heads: bool | dict[str, VerdictHead] = dict(heads) if isinstance(heads, Mapping) else bool(heads)
+        #: learned verdict heads: True resolves the shipped ones for this model file at first use; your
+        #: own (fitted from your labels) are used beside them
+        self._heads, self._own = parse_heads(heads)
         #: why the shipped heads do not apply to this judge (None: they do, none ship, or heads=False)
         self._no_heads_because: str | None = None
         #: a split head names contradicted or unverifiable where the prompt's negative support verdict
