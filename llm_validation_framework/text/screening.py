@@ -22,8 +22,10 @@ from ..types.inputs import Sample
 from .injection import MARK_CLOSE, MARK_OPEN, defuse, injection_note, mark, read_sample, scan_sample
 from .injection_model import suspect_sentences
 from .injection_patterns import GRADING_TALK_SELF, GRADING_TALK_WORDS
+from .off_topic import off_topic_spans, topic_words
 from .prompting import neutralize
-from .sentences import split_sentences
+from .scripts import dominant_script
+from .sentences import split_sentences, word_count
 
 __all__ = ["WITHHELD", "Screening", "screen_sample", "suspects", "withhold"]
 
@@ -72,7 +74,7 @@ async def screen_sample(sample: Sample) -> Screening:
         return out
 
     screened_sample = _each_text(sample, screened)
-    withheld = _each_text(screened_sample, _second_reading)
+    withheld = _each_text(screened_sample, _second_reading(screened_sample))
     if not changed and withheld == screened_sample:
         return Screening(sample, found)
     return Screening(screened_sample, found, tuple(changed), withheld if withheld != screened_sample else None)
@@ -83,13 +85,31 @@ async def screen_sample(sample: Sample) -> Screening:
 _SUSPECTED = ("answer", "passages[", "conversation[")
 
 
-def _second_reading(text: str, name: str) -> str:
-    """``text`` without its marked spans and, in an answer, passage or turn, without its suspect
-    sentences: what the second reading shows the judge."""
-    kept = withhold(text)
-    if not name.startswith(_SUSPECTED) or kept == WITHHELD:
-        return kept
-    return withhold(mark(kept, suspects(kept)))
+#: words below which a text is never suspected whole: too short to hold an order and an answer
+_SHORTEST_ORDER = 5
+
+
+def _second_reading(case: Sample) -> Callable[[str, str], str]:
+    """What the second reading of the screened ``case`` shows the judge of each text: the text without
+    its marked spans and, in an answer, passage or turn, without its suspect sentences; in the answer,
+    also without the parts that bear on nothing the case is about (:func:`~.off_topic.off_topic_spans`)."""
+    topic = topic_words(withhold(text) for text in (case.question, case.reference, *case.references,
+                                                    *(p.text for p in case.passages)) if text)
+    script = dominant_script(case.question or "")
+
+    def second(text: str, name: str) -> str:
+        kept = withhold(text)
+        if not name.startswith(_SUSPECTED) or kept == WITHHELD:
+            return kept
+        spans = suspects(kept)
+        if name == "answer":
+            spans += off_topic_spans(kept, topic, script)
+        out = withhold(mark(kept, spans))
+        # suspicion alone leaves nothing of a text only when the text is long enough to hold an order:
+        # the detector's low bar suspects a bare "Yes." or a name, and a reading of nothing fails them
+        return kept if out == WITHHELD and word_count(kept) < _SHORTEST_ORDER else out
+
+    return second
 
 
 def suspects(text: str) -> list[tuple[int, int]]:

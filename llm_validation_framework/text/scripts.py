@@ -22,7 +22,7 @@ from functools import lru_cache
 
 from .sentences import split_sentences
 
-__all__ = ["dominant_script", "foreign_script_sentences", "script_of"]
+__all__ = ["dominant_script", "foreign_script_sentences", "runs_outside", "script_of"]
 
 #: scripts that write one language together (Japanese mixes kana and kanji, Korean hangul and hanja)
 _GROUPS = {"HIRAGANA": "CJK", "KATAKANA": "CJK", "HANGUL": "CJK", "IDEOGRAPHIC": "CJK", "FULLWIDTH": "LATIN"}
@@ -119,3 +119,39 @@ def _script_before(text: str, at: int) -> str:
 
 def _script_after(text: str, at: int) -> str:
     return next((script for script in map(script_of, text[at:]) if script), "")
+
+
+#: letters of another script a run needs to count ("π", a cited "東京" do not)
+_MIN_RUN_LETTERS = 4
+
+
+def runs_outside(text: str, script: str) -> tuple[tuple[int, int], ...]:
+    """``(start, end)`` of every run of ``text`` written in scripts other than ``script``: from a letter
+    of another script through everything but a letter of ``script``, with the marks and brackets that
+    touch it, where the run holds at least four such letters. Unlike :func:`foreign_script_sentences`
+    it needs no sentence break and no Latin opening: an aside in Telugu inside an English sentence, or
+    a Chinese line before one, is a run."""
+    runs: list[tuple[int, int]] = []
+    start, last, letters = -1, -1, 0
+    for i, char in enumerate(text):
+        found = script_of(char)
+        if not found:
+            continue
+        if found != script:
+            start, last, letters = (i if start < 0 else start), i, letters + 1
+            continue
+        if start >= 0 and letters >= _MIN_RUN_LETTERS:
+            runs.append((start, last + 1))
+        start, letters = -1, 0
+    if start >= 0 and letters >= _MIN_RUN_LETTERS:
+        runs.append((start, last + 1))
+    return tuple(_with_marks(text, start, end) for start, end in runs)
+
+
+def _with_marks(text: str, start: int, end: int) -> tuple[int, int]:
+    """``start``, ``end`` widened over the punctuation touching the run (its brackets, its full stop)."""
+    while end < len(text) and not text[end].isspace() and not script_of(text[end]):
+        end += 1
+    while start > 0 and not text[start - 1].isspace() and not script_of(text[start - 1]):
+        start -= 1
+    return start, end
