@@ -8,9 +8,10 @@ it twice when the defence marked a span: once as marked, once with every marked 
 lower score. The marked reading keeps every word in sight; the other gives the judge no order to
 obey; the minimum of the two can only take trust away, so a defence never raises a score. A sentence
 that may address the grader but is not marked (a lower bar:
-:func:`~llm_validation_framework.text.screening.suspects`) is left out of the second reading too. A
-case with neither is read once: the second reading costs only the cases that hold an attempt or a
-suspect sentence.
+:func:`~llm_validation_framework.text.screening.suspects`) is left out of the second reading too, and
+so is a part of the answer about nothing the case is about
+(:func:`~llm_validation_framework.text.off_topic.off_topic_spans`). A case with none of these is read
+once: the second reading costs only the cases that hold one.
 """
 
 from __future__ import annotations

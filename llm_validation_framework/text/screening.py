@@ -38,8 +38,9 @@ class Screening:
     the case: ``answer``, ``passages[p1]`` …) to its kinds; ``changed`` names the inputs whose text the
     defence changed (those of ``found`` it acted on, and any it only normalised). ``withheld`` is the
     second reading, when the defence marked a span or suspects a sentence: ``sample`` with every marked
-    span (:func:`withhold`) and every suspect sentence of an answer, passage or turn
-    (:func:`suspects`) left out; None when there is neither."""
+    span (:func:`withhold`), every suspect sentence of an answer, passage or turn (:func:`suspects`)
+    and the parts of the answer about nothing the case is about (:mod:`.off_topic`) left out; None
+    when there is none of these."""
 
     sample: Sample
     found: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
