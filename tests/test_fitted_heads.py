@@ -14,7 +14,14 @@ from llm_validation_framework.custom import Criteria
 from llm_validation_framework.errors import ConfigError, InputError
 from llm_validation_framework.judges.cache import CachedJudge
 from llm_validation_framework.judges.local import Completion, LocalJudge
-from llm_validation_framework.judges.local.fitted_heads import MIN_PER_CLASS, fit_logistic, load_head, save_head
+from llm_validation_framework.judges.local.fitted_heads import (
+    C_GRID,
+    MIN_PER_CLASS,
+    _fit_scaled,
+    fit_logistic,
+    load_head,
+    save_head,
+)
 from llm_validation_framework.types.inputs import parse_sample
 
 D = 16
@@ -146,3 +153,24 @@ def test_logistic_fit_separates_and_balances_the_classes():
 def test_a_heads_argument_that_is_no_head_is_refused_by_name(heads):
     with pytest.raises(ConfigError, match="heads must be"):
         LocalJudge(backend=PromptBackend(), heads=heads)
+
+
+def test_the_strength_is_chosen_on_the_labels_unless_given():
+    chosen = fitted(PromptBackend())
+    assert any(f"C={c:g}" in chosen.fitted_on for c in C_GRID)
+    rows, labels = cases(2 * MIN_PER_CLASS + 10)
+    given = asyncio.run(POLITE.fit_head(LocalJudge(backend=PromptBackend()), rows, labels, c=0.5))
+    assert given.fitted_on.endswith("C=0.5")
+
+
+def test_fitting_in_the_span_of_the_rows_finds_the_same_layer():
+    """More dimensions than rows, as a hidden state against a user's labels: the layer fitted in the
+    rows' span is the one fitted in the full space."""
+    rng = np.random.default_rng(3)
+    x = rng.normal(size=(40, 300))
+    y = (x[:, 0] + 0.5 * rng.normal(size=40) > 0).astype(float)
+    coef, intercept, _ = _fit_scaled(x, y, 0.01)
+    full, bias = fit_logistic(x, y, c=0.01)
+    # the Platt map rescales the layer: the directions agree, and so does every decision
+    assert np.allclose(coef / np.linalg.norm(coef), full / np.linalg.norm(full), atol=1e-6)
+    assert ((x @ coef + intercept > 0) == (x @ full + bias > 0)).mean() > 0.9

@@ -163,7 +163,7 @@ class Criteria(Check):
         the local judge's model (:mod:`~llm_validation_framework.judges.local.fitted_heads`). Give it to
         ``LocalJudge(heads=[head])``: this criterion's verdicts then come from the head, with the same
         steps every run uses. ``judge`` is a LocalJudge (or a cache around one)."""
-        from ..judges.local.fitted_heads import DEFAULT_C, fit_head
+        from ..judges.local.fitted_heads import fit_head
         from ..judges.local.judge import LocalJudge
 
         local = getattr(judge, "inner", judge)
@@ -179,7 +179,7 @@ class Criteria(Check):
             except InputError as exc:
                 raise InputError(f"cases[{i}]: {exc}", field=exc.field) from None
             requests.append(self.request(sample, steps))
-        return await fit_head(local, self.name, requests, labels, c=DEFAULT_C if c is None else c, progress=progress)
+        return await fit_head(local, self.name, requests, labels, c=c, progress=progress)
 
     # -- the check -----------------------------------------------------------------------
     async def run(self, sample: Sample, judge: Judge) -> CheckResult:

@@ -32,16 +32,18 @@ from .heads import VerdictHead
 if TYPE_CHECKING:  # pragma: no cover
     from .judge import LocalJudge
 
-__all__ = ["MIN_PER_CLASS", "fit_head", "fit_logistic", "load_head", "save_head"]
+__all__ = ["C_GRID", "MIN_PER_CLASS", "fit_head", "fit_logistic", "load_head", "save_head"]
 
 #: labelled cases each class needs before a head is fitted: fewer fit the noise of a few cases
 MIN_PER_CLASS = 20
-#: the inverse regularisation strength: a hidden state has ~1 500 dimensions and a user a few
-#: hundred labels, so the layer is kept small (the shipped heads' fits chose 0.001-0.01)
-DEFAULT_C = 0.003
+#: the inverse regularisation strengths a fit chooses among, by cross-validation on the user's labels:
+#: a hidden state has ~1 500 dimensions and a user a few hundred labels, so the layer is kept small
+C_GRID = (0.001, 0.003, 0.01, 0.03)
+#: folds of every cross-fit here (the choice of strength, the Platt map)
+FOLDS = 5
 
 
-def fit_logistic(x: Any, y: Any, *, c: float = DEFAULT_C, iterations: int = 50) -> tuple[Any, float]:
+def fit_logistic(x: Any, y: Any, *, c: float = 0.003, iterations: int = 50) -> tuple[Any, float]:
     """``(coef, intercept)`` of an L2-regularised logistic regression, classes weighted to balance.
 
     Minimises ``0.5 |w|^2 + c * sum_i s_i * log(1 + exp(-t_i (w . x_i + b)))`` by Newton's method
@@ -68,26 +70,64 @@ def fit_logistic(x: Any, y: Any, *, c: float = DEFAULT_C, iterations: int = 50) 
     return w[:-1], float(w[-1])
 
 
-def _fit_scaled(x: Any, y: Any, c: float, folds: int = 5) -> tuple[Any, float]:
-    """The layer fitted on every row, its logit rescaled by a Platt map fitted on cross-fitted logits.
-
-    A layer kept small by its penalty ranks well but says "about 0.5" for every case; the map, learned
-    on logits of rows each fold's layer never saw, turns its logit into a probability to decide on."""
+def _cross_fitted(z: Any, y: Any, c: float) -> Any | None:
+    """Each row's logit from the layer fitted on the other folds (None when a fold leaves one class)."""
     import numpy as np
 
-    coef, intercept = fit_logistic(x, y, c=c)
     held = np.zeros(len(y))
-    fold = np.arange(len(y)) % folds
-    for k in range(folds):
+    fold = np.arange(len(y)) % FOLDS
+    for k in range(FOLDS):
         train = fold != k
         if len(set(y[train].tolist())) < 2:
-            return coef, intercept
-        w, b = fit_logistic(x[train], y[train], c=c)
-        held[~train] = x[~train] @ w + b
-    spread = held.std() or 1.0
+            return None
+        w, b = fit_logistic(z[train], y[train], c=c)
+        held[~train] = z[~train] @ w + b
+    return held
+
+
+def _platt(held: Any, y: Any) -> tuple[float, float]:
+    """``(a, b)`` mapping a logit ``t`` to the probability ``sigmoid(a t + b)``, fitted on held-out logits."""
+    spread = float(held.std()) or 1.0
     (a,), b = fit_logistic((held / spread)[:, None], y, c=100.0)
-    a /= spread
-    return coef * a, intercept * a + b
+    return float(a) / spread, b
+
+
+def _balanced_log_loss(held: Any, y: Any) -> float:
+    import numpy as np
+
+    a, b = _platt(held, y)
+    p = np.clip(1.0 / (1.0 + np.exp(-(a * held + b))), 1e-12, 1 - 1e-12)
+    weight = np.where(y == 1, 0.5 / y.mean(), 0.5 / (1.0 - y.mean()))
+    return float(-(weight * (y * np.log(p) + (1 - y) * np.log(1 - p))).mean())
+
+
+def _fit_scaled(x: Any, y: Any, c: float | None) -> tuple[Any, float, float]:
+    """``(coef, intercept, c)``: the layer fitted on every row, its logit rescaled by a Platt map fitted
+    on cross-fitted logits; with ``c`` None, the strength of :data:`C_GRID` whose cross-fitted,
+    rescaled logits have the lowest balanced log-loss.
+
+    A layer kept small by its penalty ranks well but says "about 0.5" for every case; the map, learned
+    on logits of rows each fold's layer never saw, turns its logit into a probability to decide on.
+    The fits run in the span of the rows (``x = z vt``, a thin SVD): an L2 solution lies there, so it is
+    the same layer, found in a few hundred dimensions instead of the hidden state's."""
+    import numpy as np
+
+    _, singular, vt = np.linalg.svd(x, full_matrices=False)
+    vt = vt[singular > singular[0] * 1e-10]
+    z = x @ vt.T
+    if c is None:
+        losses = {}
+        for candidate in C_GRID:
+            held = _cross_fitted(z, y, candidate)
+            if held is not None:
+                losses[candidate] = _balanced_log_loss(held, y)
+        c = min(losses, key=losses.__getitem__) if losses else C_GRID[1]
+    coef, intercept = fit_logistic(z, y, c=c)
+    held = _cross_fitted(z, y, c)
+    if held is None:
+        return vt.T @ coef, intercept, c
+    a, b = _platt(held, y)
+    return vt.T @ coef * a, intercept * a + b, c
 
 
 def _passes(label: object, index: int) -> bool:
@@ -102,12 +142,13 @@ def _passes(label: object, index: int) -> bool:
 
 
 async def fit_head(judge: LocalJudge, name: str, requests: Sequence[VerdictRequest], labels: Sequence[object], *,
-                   c: float = DEFAULT_C, progress: Callable[[int, int], None] | None = None) -> VerdictHead:
+                   c: float | None = None, progress: Callable[[int, int], None] | None = None) -> VerdictHead:
     """A head for the check all ``requests`` ask, fitted on ``labels`` (one per request: pass/fail).
 
     Each request is read once by ``judge``'s model (one embeddings call, about a verdict's time);
-    ``progress(done, total)`` is called after each. Raises InputError with too few labels of either
-    class, or requests of different checks or prompts."""
+    ``progress(done, total)`` is called after each. ``c``, the layer's inverse regularisation
+    strength, is chosen among :data:`C_GRID` by cross-validation on the labels unless given. Raises
+    InputError with too few labels of either class, or requests of different checks or prompts."""
     if len(requests) != len(labels):
         raise InputError(f"{len(requests)} cases but {len(labels)} labels: give one label per case", field="labels")
     passed = [_passes(label, i) for i, label in enumerate(labels)]
@@ -131,14 +172,14 @@ async def fit_head(judge: LocalJudge, name: str, requests: Sequence[VerdictReque
             progress(done, len(requests))
     x = np.stack(hidden)
     mean, scale = x.mean(axis=0), x.std(axis=0) + 1e-6
-    coef, intercept = _fit_scaled((x - mean) / scale, np.asarray(passed, dtype=np.float64), c)
+    coef, intercept, c = _fit_scaled((x - mean) / scale, np.asarray(passed, dtype=np.float64), c)
     values = [first.options[label] for label in first.labels]
     return VerdictHead(name=name, check=first.check, prompt_hash=first.prompt_hash, labels=first.labels,
                        positive=(values.index(max(values)),), side=(), readout=None, sizes=(),
                        mean=mean.astype(np.float32), scale=scale.astype(np.float32), coef=coef.astype(np.float32),
                        intercept=float(intercept), per_check=True, floor=values.index(min(values)),
                        fitted_on=f"{len(passed)} labelled cases ({len(passed) - fails} pass, {fails} fail) "
-                                 f"with {judge.name}")
+                                 f"with {judge.name}, C={c:g}")
 
 
 def save_head(head: VerdictHead, path: str | os.PathLike[str]) -> None:
