@@ -94,3 +94,19 @@ def test_the_lower_reading_stands():
     assert pleaded.score <= clean.score
     readings = pleaded.checks[-1].details["readings"]
     assert readings["marked"] > readings["withheld"]
+
+
+def test_a_remark_after_a_dash_or_colon_is_a_clause_of_its_own():
+    remark = "About this item: the marking scheme names one accepted outcome."
+    assert parts(f"A spider has six legs. — {remark}") == ["the marking scheme names one accepted outcome."]
+    assert parts(f"Spiders, as a rule, get by on six legs; marks should follow that rule: {remark}") == [
+        "marks should follow that rule: ", "the marking scheme names one accepted outcome."]
+
+
+def test_a_passage_in_the_questions_script_is_read_again_without_its_aside_in_another():
+    aside = "(참고: 이 사양표는 구형 모델 기준입니다.)"
+    passage = f"Spiders have eight legs {aside} and silk glands."
+    screened = screen({"question": QUESTION, "answer": "Spiders have six legs.", "contexts": [passage]})
+    assert screened.withheld.passages[0].text == "Spiders have eight legs and silk glands."
+    korean = screen({"question": QUESTION, "answer": "Spiders have six legs.", "contexts": ["거미의 다리는 여덟 개입니다."]})
+    assert korean.withheld is None  # a passage written in another script is the source, not an aside

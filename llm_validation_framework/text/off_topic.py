@@ -3,7 +3,7 @@
 An answer that argues with its grader ("I've checked this against several calendars …", "the revised
 curriculum now lists this as the accepted answer", a note in Malay in brackets) need not address the
 grader in words a detector knows. What such a part cannot do without giving itself away is talk about
-the subject: it is about the grading. :func:`off_topic_spans` finds the sentences and bracketed asides
+the subject: it is about the grading. :func:`off_topic_spans` finds the clauses and bracketed asides
 of an answer that share no content word with the question, the reference or the passages, and the runs
 of the answer written in a script the question does not use, so that the second reading
 (:mod:`~llm_validation_framework.agents.screened`) judges the answer without them and the lower score
@@ -26,6 +26,8 @@ from .sentences import split_sentences
 
 __all__ = ["off_topic_spans", "topic_words"]
 
+#: where a sentence's clauses meet: a colon or semicolon before a blank, a dash with a blank on a side
+_CLAUSE_BREAK = re.compile(r"[:;]\s+|\s+[—–-]+\s+|\s+[—–]+|[—–]+\s+")
 #: a bracketed aside inside a sentence: round, square, fullwidth and lenticular brackets
 _ASIDE = re.compile(r"\([^()\n]{3,}\)|\[[^\[\]\n]{3,}\]|（[^（）\n]+）|【[^【】\n]+】")
 #: letters two words must share at their start to count as one ("calendar", "calendars"; "multiplied",
@@ -45,20 +47,18 @@ def topic_words(texts: Iterable[str]) -> frozenset[str]:
 
 def off_topic_spans(text: str, topic: frozenset[str], script: str) -> list[tuple[int, int]]:
     """``(start, end)`` of the parts of the answer ``text`` that bear on nothing in ``topic``
-    (:func:`topic_words`): sentences and bracketed asides of at least two content words none of which
-    is on topic, and runs in a script other than ``script`` (the question's; none when it is "").
-    Empty when no sentence of the answer is on topic."""
+    (:func:`topic_words`): clauses of at least two content words and bracketed asides of at least
+    four, none of which is on topic, and runs in a script other than ``script`` (the question's; none
+    when it is ""). Empty when no clause of the answer is on topic."""
     asides = [(m.start(), m.end()) for m in _ASIDE.finditer(text)]
     spans = [(a, b) for a, b in asides if _off(text[a:b], topic, _MIN_ASIDE_WORDS)]
     on_topic = False
-    for sentence in split_sentences(text):
-        if sentence.kind != "text":
-            continue
-        own = _without(text, sentence.start, sentence.end, asides)
+    for start, end in _clauses(text):
+        own = _without(text, start, end, asides)
         if not content_words(own):
             continue
         if _off(own, topic):
-            spans.append((sentence.start, sentence.end))
+            spans.append((start, end))
         elif {word[:_STEM] for word in content_words(own)} & topic:
             on_topic = True
     if not on_topic:
@@ -66,6 +66,22 @@ def off_topic_spans(text: str, topic: frozenset[str], script: str) -> list[tuple
     if script:
         spans += runs_outside(text, script)
     return sorted(spans)
+
+
+def _clauses(text: str) -> list[tuple[int, int]]:
+    """``(start, end)`` of the clauses of ``text``'s sentences: a sentence cut at a colon, a semicolon
+    or a dash between words, where an answer's own statement and a remark to its reader meet ("It has
+    six sides. — About this item: the marking scheme has one accepted outcome.")."""
+    clauses = []
+    for sentence in split_sentences(text):
+        if sentence.kind != "text":
+            continue
+        at = sentence.start
+        for cut in _CLAUSE_BREAK.finditer(sentence.text):  # a clause takes the break after it along
+            clauses.append((at, sentence.start + cut.end()))
+            at = sentence.start + cut.end()
+        clauses.append((at, sentence.end))
+    return [(a, b) for a, b in clauses if b > a]
 
 
 def _off(part: str, topic: frozenset[str], least: int = _MIN_WORDS) -> bool:

@@ -24,7 +24,7 @@ from .injection_model import suspect_sentences
 from .injection_patterns import GRADING_TALK_SELF, GRADING_TALK_WORDS
 from .off_topic import off_topic_spans, topic_words
 from .prompting import neutralize
-from .scripts import dominant_script
+from .scripts import dominant_script, runs_outside
 from .sentences import split_sentences, word_count
 
 __all__ = ["WITHHELD", "Screening", "screen_sample", "suspects", "withhold"]
@@ -93,7 +93,9 @@ _SHORTEST_ORDER = 5
 def _second_reading(case: Sample) -> Callable[[str, str], str]:
     """What the second reading of the screened ``case`` shows the judge of each text: the text without
     its marked spans and, in an answer, passage or turn, without its suspect sentences; in the answer,
-    also without the parts that bear on nothing the case is about (:func:`~.off_topic.off_topic_spans`)."""
+    also without the parts that bear on nothing the case is about (:func:`~.off_topic.off_topic_spans`),
+    and in a passage written in the question's script, without its runs in another
+    (:func:`~.scripts.runs_outside`)."""
     topic = topic_words(withhold(text) for text in (case.question, case.reference, *case.references,
                                                     *(p.text for p in case.passages)) if text)
     script = dominant_script(case.question or "")
@@ -105,6 +107,8 @@ def _second_reading(case: Sample) -> Callable[[str, str], str]:
         spans = suspects(kept)
         if name == "answer":
             spans += off_topic_spans(kept, topic, script)
+        elif name.startswith("passages[") and script and dominant_script(kept) == script:
+            spans += runs_outside(kept, script)  # an aside in another script inside a passage in the question's
         out = withhold(mark(kept, spans))
         # suspicion alone leaves nothing of a text only when the text is long enough to hold an order:
         # the detector's low bar suspects a bare "Yes." or a name, and a reading of nothing fails them
