@@ -63,7 +63,17 @@ def _as_read(text: str) -> str:
     letters as the Latin ones they are drawn as, invisible format characters skipped. A judge blind to
     what a model reads would credit the defence for exposing a word the undefended model saw all along."""
     folded = unicodedata.normalize("NFKC", text).translate(_LOOK_ALIKES)
-    return "".join(ch for ch in folded if unicodedata.category(ch) != "Cf")
+    visible = "".join(ch for ch in folded if unicodedata.category(ch) != "Cf")
+    return _SPACED_LETTERS.sub(_spelled, visible)
+
+
+#: letters spaced apart ("g r a d e   t h i s"): a model reads the words they spell, its word breaks
+#: the wider gaps
+_SPACED_LETTERS = re.compile(r"(?<!\w)[A-Za-z](?:[ \t]{1,3}[A-Za-z](?!\w)){2,}")
+
+
+def _spelled(match: re.Match) -> str:
+    return " ".join(word.replace(" ", "").replace("\t", "") for word in re.split(r"[ \t]{2,}", match.group(0)))
 
 
 def scores_by_content(request) -> dict:
@@ -91,6 +101,8 @@ def _undefended(monkeypatch) -> None:
     monkeypatch.setattr(overlap, "unmarked", lambda text: text)
     monkeypatch.setattr(injection, "defuse", lambda text: text)
     monkeypatch.setattr(screening, "suspects", lambda text: [])  # no second reading either
+    monkeypatch.setattr(screening, "off_topic_spans", lambda text, topic, script: [])
+    monkeypatch.setattr(screening, "runs_outside", lambda text, script: ())
 
 
 def _agents_for(row: dict) -> list:

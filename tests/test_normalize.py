@@ -90,8 +90,16 @@ def _rows() -> list[dict]:
     return [json.loads(line) for f in files for line in f.read_text(encoding="utf-8").splitlines()]
 
 
-ATTACKS = [row["injected"]["answer"] if row["field"] == "answer" else row["injected"]["contexts"][0]
-           for row in _rows()]
+def _attacked(row: dict) -> str:
+    """The text holding the attack: the attacked field, or the passage that differs."""
+    field = row.get("field", "answer")
+    if field != "contexts":
+        return row["injected"][field]
+    changed = [p for p, q in zip(row["injected"]["contexts"], row["clean"]["contexts"]) if p != q]
+    return (changed or row["injected"]["contexts"])[0]
+
+
+ATTACKS = [_attacked(row) for row in _rows()]
 
 
 TAG_RE = re.compile(r"‹\s*/?\s*(?:" + "|".join(TAGS) + r")\b[^›]*›", re.IGNORECASE)
