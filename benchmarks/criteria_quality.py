@@ -21,7 +21,9 @@
   (``benchmarks/data/README.md``). Four criteria checks on a 1-5 rubric, each summary with its article as the
   passage; summary-level Spearman and Kendall (per article across its summaries, then averaged, as G-Eval
   reports them), probability-weighted score against the label alone (the most probable level's score, from
-  the same verdict). ``--geval-steps`` gives each criterion G-Eval's evaluation steps, read from a fetched
+  the same verdict). ``--scale three`` asks each criterion on the default yes / partly / no scale instead
+  (the label alone is then one of three levels). ``--skip-articles`` starts after the first N articles
+  (those a choice was made on). ``--geval-steps`` gives each criterion G-Eval's evaluation steps, read from a fetched
   snapshot of its repository; otherwise the judge writes them (the local judge writes none).
 
 Balanced accuracy is at a score of 0.5, no threshold fitted. ``--provider scripted`` answers from a hash of
@@ -130,7 +132,8 @@ def summeval_rows(args: argparse.Namespace) -> list[dict]:
     if git_dir is None:
         raise SystemExit(f"fetch a snapshot of github:{repo} first, or pass --summeval-git GIT_DIR")
     rows = [json.loads(line) for line in git_show(git_dir, commit, path).splitlines() if line.strip()]
-    articles = sorted({r["article_id"] for r in rows}, key=lambda a: int(a.lstrip("A")))[: args.articles]
+    ordered = sorted({r["article_id"] for r in rows}, key=lambda a: int(a.lstrip("A")))
+    articles = ordered[args.skip_articles: args.skip_articles + args.articles]
     return [r for r in rows if r["article_id"] in set(articles)]
 
 
@@ -190,8 +193,9 @@ def summeval_checks(args: argparse.Namespace) -> dict[str, Criteria]:
     checks = {}
     for dim, (prefix, criterion, anchors) in DIMENSIONS.items():
         steps = geval_steps(args, prefix) if args.geval_steps else None
-        checks[dim] = Criteria(dim, criterion, scale=Scale.rubric(anchors), inputs=("contexts", "answer"),
-                               steps=steps, prefer_reason=False)
+        scale = Scale.rubric(anchors) if args.scale == "rubric" else None  # None: yes / partly / no
+        checks[dim] = Criteria(dim, criterion, scale=scale, inputs=("contexts", "answer"), steps=steps,
+                               prefer_reason=False)
     return checks
 
 
@@ -316,6 +320,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--fold", default="0", help="relevancy: the held-out fold of questions, or 'all'")
     parser.add_argument("--evidence-chars", type=int, default=600, help="support: evidence budget")
     parser.add_argument("--articles", type=int, default=100, help="summeval: the first N articles (16 summaries each)")
+    parser.add_argument("--skip-articles", type=int, default=0, help="summeval: start after the first N articles")
+    parser.add_argument("--scale", choices=("rubric", "three"), default="rubric",
+                        help="summeval: the 1-5 rubric, or the default yes / partly / no")
     parser.add_argument("--geval-steps", action="store_true", help="summeval: G-Eval's evaluation steps")
     parser.add_argument("--judge-dev", type=Path, default=default_judge_dev())
     parser.add_argument("--mirror-root", type=Path, default=default_mirror_root())
