@@ -108,5 +108,6 @@ def test_a_passage_in_the_questions_script_is_read_again_without_its_aside_in_an
     passage = f"Spiders have eight legs {aside} and silk glands."
     screened = screen({"question": QUESTION, "answer": "Spiders have six legs.", "contexts": [passage]})
     assert screened.withheld.passages[0].text == "Spiders have eight legs and silk glands."
-    korean = screen({"question": QUESTION, "answer": "Spiders have six legs.", "contexts": ["거미의 다리는 여덟 개입니다."]})
+    korean = screen({"question": QUESTION, "answer": "Spiders have six legs.",
+                     "contexts": ["거미의 다리는 여덟 개입니다."]})
     assert korean.withheld is None  # a passage written in another script is the source, not an aside
