@@ -111,3 +111,9 @@ def test_a_passage_in_the_questions_script_is_read_again_without_its_aside_in_an
     korean = screen({"question": QUESTION, "answer": "Spiders have six legs.",
                      "contexts": ["거미의 다리는 여덟 개입니다."]})
     assert korean.withheld is None  # a passage written in another script is the source, not an aside
+
+
+def test_the_note_of_our_input_cap_is_not_a_part_of_the_answer():
+    from llm_validation_framework.text.input_caps import CUT_MARK
+
+    assert parts("A spider has six legs." + CUT_MARK.format(n=2_000_000)) == []

@@ -20,12 +20,15 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from .input_caps import CUT_MARK
 from .overlap import content_words
 from .scripts import runs_outside
 from .sentences import split_sentences
 
 __all__ = ["off_topic_spans", "topic_words"]
 
+#: the note our input cap leaves at the end of a cut text: ours, not the answer's, never a part to leave out
+_CUT = re.compile(re.escape(CUT_MARK).replace(re.escape("{n}"), r"\d+"))
 #: where a sentence's clauses meet: a colon or semicolon before a blank, a dash with a blank on a side
 _CLAUSE_BREAK = re.compile(r"[:;]\s+|\s+[—–-]+\s+|\s+[—–]+|[—–]+\s+")
 #: a bracketed aside inside a sentence: round, square, fullwidth and lenticular brackets
@@ -50,6 +53,7 @@ def off_topic_spans(text: str, topic: frozenset[str], script: str) -> list[tuple
     (:func:`topic_words`): clauses of at least two content words and bracketed asides of at least
     four, none of which is on topic, and runs in a script other than ``script`` (the question's; none
     when it is ""). Empty when no clause of the answer is on topic."""
+    text = _CUT.sub(lambda m: " " * len(m.group(0)), text)  # blanked, so every offset stays
     asides = [(m.start(), m.end()) for m in _ASIDE.finditer(text)]
     spans = [(a, b) for a, b in asides if _off(text[a:b], topic, _MIN_ASIDE_WORDS)]
     on_topic = False
