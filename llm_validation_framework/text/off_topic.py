@@ -45,7 +45,7 @@ _MIN_ASIDE_WORDS = 4
 def topic_words(texts: Iterable[str]) -> frozenset[str]:
     """The stems of the content words of ``texts`` (the question, reference and passages): what the
     case is about."""
-    return frozenset(word[:_STEM] for text in texts for word in content_words(text))
+    return frozenset(stem for text in texts for stem in _stems(text))
 
 
 def off_topic_spans(text: str, topic: frozenset[str], script: str) -> list[tuple[int, int]]:
@@ -55,16 +55,14 @@ def off_topic_spans(text: str, topic: frozenset[str], script: str) -> list[tuple
     when it is ""). Empty when no clause of the answer is on topic."""
     text = _CUT.sub(lambda m: " " * len(m.group(0)), text)  # blanked, so every offset stays
     asides = [(m.start(), m.end()) for m in _ASIDE.finditer(text)]
-    spans = [(a, b) for a, b in asides if _off(text[a:b], topic, _MIN_ASIDE_WORDS)]
+    spans = [(a, b) for a, b in asides if len(stems := _stems(text[a:b])) >= _MIN_ASIDE_WORDS and not stems & topic]
     on_topic = False
     for start, end in _clauses(text):
-        own = _without(text, start, end, asides)
-        if not content_words(own):
-            continue
-        if _off(own, topic):
-            spans.append((start, end))
-        elif {word[:_STEM] for word in content_words(own)} & topic:
+        stems = _stems(_without(text, start, end, asides))
+        if stems & topic:
             on_topic = True
+        elif len(stems) >= _MIN_WORDS:
+            spans.append((start, end))
     if not on_topic:
         return []
     if script:
@@ -88,9 +86,9 @@ def _clauses(text: str) -> list[tuple[int, int]]:
     return [(a, b) for a, b in clauses if b > a]
 
 
-def _off(part: str, topic: frozenset[str], least: int = _MIN_WORDS) -> bool:
-    stems = {word[:_STEM] for word in content_words(part)}
-    return len(stems) >= least and not stems & topic
+def _stems(text: str) -> set[str]:
+    """The stems of ``text``'s content words: their first :data:`_STEM` letters."""
+    return {word[:_STEM] for word in content_words(text)}
 
 
 def _without(text: str, start: int, end: int, asides: list[tuple[int, int]]) -> str:

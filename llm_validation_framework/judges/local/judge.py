@@ -119,8 +119,7 @@ class LocalJudge(Judge):
         self._heads_lock = threading.Lock()
         #: the judge loads a model file itself (not a given backend, nor `lvf serve`): shipped heads may apply
         self._loads_model_file = backend is None
-        #: learned verdict heads: True resolves the shipped ones for this model file at first use; your
-        #: own (fitted from your labels) are used beside them
+        #: learned heads: True resolves the shipped ones at first use; your own are used beside them
         self._heads, self._own = parse_heads(heads)
         #: why the shipped heads do not apply to this judge (None: they do, none ship, or heads=False)
         self._no_heads_because: str | None = None
@@ -130,10 +129,8 @@ class LocalJudge(Judge):
         self.split_negatives = bool(split_negatives)
         configured = (model_path or (settings.local_model_path if settings is not None else None)
                       or os.environ.get(MODEL_PATH_ENV))
-        if backend is not None:
-            model = backend.name
-        else:
-            model = Path(str(configured)).stem.lower() if configured else DEFAULT_MODEL_NAME
+        model = (backend.name if backend is not None
+                 else Path(str(configured)).stem.lower() if configured else DEFAULT_MODEL_NAME)
         self.name = f"local/{model}"
         #: per-check Platt maps applied to verdicts without a reason ("default": the shipped maps,
         #: for the default model only; None or {}: raw expected scores)
