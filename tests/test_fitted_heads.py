@@ -161,6 +161,9 @@ def test_the_strength_is_chosen_on_the_labels_unless_given():
     rows, labels = cases(2 * MIN_PER_CLASS + 10)
     given = asyncio.run(POLITE.fit_head(LocalJudge(backend=PromptBackend()), rows, labels, c=0.5))
     assert given.fitted_on.endswith("C=0.5")
+    for bad in (0, -1.0, float("nan")):
+        with pytest.raises(InputError, match="c = .*positive number"):
+            asyncio.run(POLITE.fit_head(LocalJudge(backend=PromptBackend()), rows, labels, c=bad))
 
 
 def test_fitting_in_the_span_of_the_rows_finds_the_same_layer():

@@ -151,6 +151,9 @@ async def fit_head(judge: LocalJudge, name: str, requests: Sequence[VerdictReque
     InputError with too few labels of either class, or requests of different checks or prompts."""
     if len(requests) != len(labels):
         raise InputError(f"{len(requests)} cases but {len(labels)} labels: give one label per case", field="labels")
+    if c is not None and not (isinstance(c, (int, float)) and 0 < c < float("inf")):
+        raise InputError(f"c = {c!r}: give a positive number (the layer's inverse regularisation strength), "
+                         f"or leave it out to have it chosen on your labels", field="c")
     passed = [_passes(label, i) for i, label in enumerate(labels)]
     fails = passed.count(False)
     if min(fails, len(passed) - fails) < MIN_PER_CLASS:
